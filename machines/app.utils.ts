@@ -1,0 +1,163 @@
+/** Pure helpers of the app machine: everything here maps context to context, with no effects. */
+import {
+  type AppError,
+  echoPath,
+  notFoundError,
+  toAppError,
+  tooManyRedirectsError,
+  unknownMiddlewareError,
+  validationError,
+} from './errors';
+import { type GuardVerdict, type RouteGuard, runGuards, UnknownMiddlewareError } from './guards';
+import {
+  type AppLocation,
+  matchRoute,
+  parseLocation,
+  type RouteMatch,
+  type RouteName,
+  type RouteRecord,
+  toFullPath,
+} from './routes';
+
+/** How the browser's address bar learns about a navigation. */
+export type HistoryIntent = 'push' | 'replace' | 'pop';
+
+export interface PendingNavigation {
+  readonly to: AppLocation;
+  readonly intent: HistoryIntent;
+  /** Where the navigation first pointed, before any redirect. */
+  readonly original: string;
+  readonly redirects: number;
+  readonly match: RouteMatch | null;
+  readonly verdict: GuardVerdict | null;
+  readonly failure: AppError | null;
+}
+
+/** What is on screen: the location, the route it matched and the data its page loaded. */
+export interface CommittedNavigation {
+  readonly location: AppLocation;
+  readonly fullPath: string;
+  readonly route: RouteName | null;
+  readonly params: Readonly<Record<string, string>>;
+  readonly data: unknown;
+  /** Increases with every settled navigation, so the view knows when to move focus and announce. */
+  readonly key: number;
+}
+
+export interface NavigationLimits {
+  readonly maxRedirects: number;
+  readonly maxEchoedPathLength: number;
+}
+
+export function isAppPath(target: string): boolean {
+  return parseLocation(target) !== null;
+}
+
+export function beginNavigation(target: string, intent: HistoryIntent): PendingNavigation | null {
+  const to = parseLocation(target);
+  if (to === null) return null;
+  return { to, intent, original: toFullPath(to), redirects: 0, match: null, verdict: null, failure: null };
+}
+
+export function withMatch(pending: PendingNavigation, table: readonly RouteRecord[]): PendingNavigation {
+  return { ...pending, match: matchRoute(pending.to.pathname, table), verdict: null, failure: null };
+}
+
+export function withVerdict(
+  pending: PendingNavigation,
+  names: readonly string[],
+  registry: Readonly<Record<string, RouteGuard>>,
+  signedIn: boolean,
+): PendingNavigation {
+  try {
+    const verdict = runGuards(names, registry, { to: pending.to, match: pending.match, signedIn });
+    return { ...pending, verdict };
+  } catch (error) {
+    const failure =
+      error instanceof UnknownMiddlewareError
+        ? unknownMiddlewareError(error.middleware)
+        : toAppError(error, toFullPath(pending.to));
+    return { ...pending, failure };
+  }
+}
+
+/** Global guards first, then the route's own, without repeats. */
+export function guardNamesFor(pending: PendingNavigation, global: readonly string[]): string[] {
+  return [...new Set([...global, ...(pending.match?.route.middleware ?? [])])];
+}
+
+/** The redirect target, or `null` when it is not a path in this app (then the navigation fails). */
+export function followRedirect(pending: PendingNavigation): PendingNavigation | null {
+  if (pending.verdict?.type !== 'redirect') return null;
+  const to = parseLocation(pending.verdict.to);
+  if (to === null) return null;
+  // A redirect replaces the entry of a first load or a back/forward step rather than adding one.
+  const intent: HistoryIntent = pending.intent === 'push' ? 'push' : 'replace';
+  return {
+    ...pending,
+    to,
+    intent,
+    redirects: pending.redirects + 1,
+    match: null,
+    verdict: null,
+    failure: null,
+  };
+}
+
+export function redirectError(pending: PendingNavigation, limits: NavigationLimits): AppError {
+  return tooManyRedirectsError(pending.original, limits.maxEchoedPathLength, limits.maxRedirects);
+}
+
+export function validateError(pending: PendingNavigation, limits: NavigationLimits): AppError | null {
+  const fullPath = toFullPath(pending.to);
+  if (pending.match === null) return notFoundError(fullPath, limits.maxEchoedPathLength);
+  const rule = pending.match.route.validate;
+  if (!rule) return null;
+  let result: ReturnType<typeof rule>;
+  try {
+    result = rule(pending.match);
+  } catch {
+    result = false;
+  }
+  return result === true ? null : validationError(fullPath, limits.maxEchoedPathLength, result);
+}
+
+/**
+ * What the address bar needs: a new entry for a push; nothing for a first load or back/forward that
+ * ended where the browser already is; a replacement otherwise. Pushing the path already shown would
+ * only add a duplicate entry, so that becomes a replacement too.
+ */
+export interface AddressBarUpdate {
+  readonly type: 'push' | 'replace';
+  readonly to: string;
+}
+
+export function addressBarUpdate(
+  pending: PendingNavigation,
+  current: CommittedNavigation | null,
+): AddressBarUpdate | null {
+  const to = toFullPath(pending.to);
+  if (pending.intent === 'pop') return to === pending.original ? null : { type: 'replace', to };
+  if (pending.intent === 'push' && current?.fullPath !== to) return { type: 'push', to };
+  return { type: 'replace', to };
+}
+
+export function committed(
+  pending: PendingNavigation,
+  previous: CommittedNavigation | null,
+  data: unknown,
+  failed: boolean,
+): CommittedNavigation {
+  return {
+    location: pending.to,
+    fullPath: toFullPath(pending.to),
+    route: failed ? null : (pending.match?.route.name ?? null),
+    params: failed ? {} : (pending.match?.params ?? {}),
+    data: failed ? undefined : data,
+    key: (previous?.key ?? 0) + 1,
+  };
+}
+
+export function describeRejectedTarget(target: string, limits: NavigationLimits): string {
+  return `Ignored a navigation to ${echoPath(target, limits.maxEchoedPathLength)}: only paths inside this app can be opened.`;
+}

@@ -1,0 +1,31 @@
+import { matchRoute, parseLocation, type RouteName, toFullPath } from './routes';
+
+/** Where a signed-in user goes when there is no (safe) place to return to. */
+export const DEFAULT_RETURN_TO = '/home';
+
+/** The query parameter that carries the return-to path to the sign-in page. */
+export const RETURN_TO_PARAM = 'redirect';
+
+/** Routes that make no sense to return to after signing in: they would only bounce again. */
+const NEVER_RETURN_TO: ReadonlySet<RouteName> = new Set(['login']);
+
+/**
+ * Accepts only a path inside this app, never one that a browser would read as another host: no
+ * `//host`, no backslash (browsers read `/\host` as `//host`), no scheme, no control character
+ * (browsers strip tabs and newlines, which turns `/\t/host` into `//host`). Anything else is `/home`.
+ */
+export function safeReturnTo(raw: string | null | undefined): string {
+  if (typeof raw !== 'string' || raw === '') return DEFAULT_RETURN_TO;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: rejecting control characters is the point.
+  if (/[\u0000-\u001f\u007f-\u009f\\]/.test(raw)) return DEFAULT_RETURN_TO;
+  const location = parseLocation(raw);
+  if (location === null) return DEFAULT_RETURN_TO;
+  const match = matchRoute(location.pathname);
+  if (match !== null && NEVER_RETURN_TO.has(match.route.name)) return DEFAULT_RETURN_TO;
+  return toFullPath(location);
+}
+
+/** The sign-in URL that brings the user back to `fullPath` afterwards. */
+export function loginPathFor(fullPath: string): string {
+  return `/login?${new URLSearchParams({ [RETURN_TO_PARAM]: fullPath }).toString()}`;
+}

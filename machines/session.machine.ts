@@ -1,0 +1,168 @@
+import { assign, fromPromise, sendParent, setup } from 'xstate';
+
+export interface SessionUser {
+  readonly id: string;
+  readonly email: string;
+  readonly displayName: string;
+}
+
+export interface Credentials {
+  readonly email: string;
+  readonly password: string;
+}
+
+export type SessionEvent =
+  | { type: 'session.signIn'; email: string; password: string }
+  | { type: 'session.signOut' }
+  | { type: 'session.saveProfile'; displayName: string }
+  | { type: 'session.dismissError' };
+
+/** What the session tells its parent (the app machine) whenever it settles. */
+export type SessionReport = { type: 'session.changed'; signedIn: boolean };
+
+export interface SessionContext {
+  readonly user: SessionUser | null;
+  /** The last failure, worded for the person in front of the screen. */
+  readonly error: string | null;
+  readonly profileError: string | null;
+}
+
+function messageOf(error: unknown, fallback: string): string {
+  return error instanceof Error && error.message !== '' ? error.message : fallback;
+}
+
+/**
+ * Who is signed in. The `auth` and `guest` guards read the result through the app machine.
+ *
+ * Events in: `session.signIn`, `session.signOut`, `session.saveProfile`, `session.dismissError`.
+ * Must be provided: actors `fetchSession`, `signIn`, `signOut`, `saveProfile` (the placeholders reject).
+ * Tags out: `settled` (signed in or out, nothing pending), `busy` (a request is under way).
+ * Reports `session.changed` to its parent each time it settles.
+ */
+export const sessionMachine = setup({
+  types: {
+    context: {} as SessionContext,
+    events: {} as SessionEvent,
+  },
+  actors: {
+    fetchSession: fromPromise<SessionUser | null>(async () => {
+      throw new Error('fetchSession is not provided');
+    }),
+    signIn: fromPromise<SessionUser, Credentials>(async () => {
+      throw new Error('signIn is not provided');
+    }),
+    signOut: fromPromise<void>(async () => {
+      throw new Error('signOut is not provided');
+    }),
+    saveProfile: fromPromise<SessionUser, { displayName: string }>(async () => {
+      throw new Error('saveProfile is not provided');
+    }),
+  },
+  actions: {
+    reportSignedIn: sendParent({ type: 'session.changed', signedIn: true } satisfies SessionReport),
+    reportSignedOut: sendParent({ type: 'session.changed', signedIn: false } satisfies SessionReport),
+    clearErrors: assign({ error: null, profileError: null }),
+  },
+  guards: {
+    hasUser: (_, user: SessionUser | null) => user !== null,
+  },
+}).createMachine({
+  id: 'session',
+  context: { user: null, error: null, profileError: null },
+  initial: 'checking',
+  states: {
+    checking: {
+      tags: ['busy'],
+      invoke: {
+        id: 'fetchSession',
+        src: 'fetchSession',
+        onDone: [
+          {
+            guard: { type: 'hasUser', params: ({ event }) => event.output },
+            target: 'signedIn',
+            actions: assign({ user: ({ event }) => event.output }),
+          },
+          { target: 'signedOut' },
+        ],
+        onError: {
+          target: 'signedOut',
+          actions: assign({
+            error: ({ event }) =>
+              `Could not check whether you are signed in: ${messageOf(event.error, 'unknown error')}`,
+          }),
+        },
+      },
+    },
+    signedOut: {
+      tags: ['settled'],
+      entry: 'reportSignedOut',
+      on: {
+        'session.signIn': { target: 'signingIn', actions: 'clearErrors' },
+        'session.dismissError': { actions: 'clearErrors' },
+      },
+    },
+    signingIn: {
+      tags: ['busy'],
+      invoke: {
+        id: 'signIn',
+        src: 'signIn',
+        input: ({ event }) => {
+          if (event.type !== 'session.signIn') throw new Error(`Unexpected ${event.type}`);
+          return { email: event.email, password: event.password };
+        },
+        onDone: { target: 'signedIn', actions: assign({ user: ({ event }) => event.output }) },
+        onError: {
+          target: 'signedOut',
+          actions: assign({ error: ({ event }) => messageOf(event.error, 'Signing in failed.') }),
+        },
+      },
+    },
+    signedIn: {
+      tags: ['settled'],
+      entry: 'reportSignedIn',
+      on: {
+        'session.signOut': { target: 'signingOut', actions: 'clearErrors' },
+        'session.dismissError': { actions: 'clearErrors' },
+      },
+      initial: 'idle',
+      states: {
+        idle: {
+          on: { 'session.saveProfile': { target: 'saving', actions: 'clearErrors' } },
+        },
+        saving: {
+          tags: ['busy'],
+          invoke: {
+            id: 'saveProfile',
+            src: 'saveProfile',
+            input: ({ event }) => {
+              if (event.type !== 'session.saveProfile') throw new Error(`Unexpected ${event.type}`);
+              return { displayName: event.displayName };
+            },
+            onDone: { target: 'saved', actions: assign({ user: ({ event }) => event.output }) },
+            onError: {
+              target: 'idle',
+              actions: assign({ profileError: ({ event }) => messageOf(event.error, 'Saving failed.') }),
+            },
+          },
+        },
+        saved: {
+          on: { 'session.saveProfile': { target: 'saving', actions: 'clearErrors' } },
+        },
+      },
+    },
+    signingOut: {
+      tags: ['busy'],
+      invoke: {
+        id: 'signOut',
+        src: 'signOut',
+        onDone: { target: 'signedOut', actions: assign({ user: null }) },
+        onError: {
+          target: 'signedIn',
+          actions: assign({
+            error: ({ event }) => `Signing out failed: ${messageOf(event.error, 'unknown error')}`,
+          }),
+        },
+      },
+    },
+  },
+});

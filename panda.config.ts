@@ -1,0 +1,124 @@
+import { defineConfig } from '@pandacss/dev';
+
+/**
+ * The theme. Colour aliases follow the spec (primary green, secondary blue, success green, info blue,
+ * warning yellow, error red, neutral slate). Text-bearing variants use darker shades than the reference's
+ * 500/400 where white or dark text must reach WCAG AA contrast on them.
+ */
+const alias = (light: string, dark: string) => ({
+  value: { base: `{colors.${light}}`, _dark: `{colors.${dark}}` },
+});
+
+export default defineConfig({
+  preflight: true,
+  include: ['./src/**/*.{ts,tsx}'],
+  exclude: [],
+  outdir: 'styled-system',
+  jsxFramework: 'react',
+  // Dark styles hang on the attribute the colour-mode machine sets on <html>.
+  conditions: {
+    extend: {
+      dark: '[data-color-mode=dark] &',
+      light: '[data-color-mode=light] &',
+    },
+  },
+  globalCss: {
+    html: { colorScheme: 'light', bg: 'bg', color: 'fg', fontFamily: 'body', lineHeight: '1.55' },
+    '[data-color-mode=dark]': { colorScheme: 'dark' },
+    body: { minHeight: '100dvh', WebkitFontSmoothing: 'antialiased' },
+    ':focus-visible': { outline: '2px solid', outlineColor: 'primary.focus', outlineOffset: '2px' },
+    '@media (prefers-reduced-motion: reduce)': {
+      '*, *::before, *::after': {
+        animationDuration: '0.01ms !important',
+        transitionDuration: '0.01ms !important',
+      },
+    },
+  },
+  theme: {
+    extend: {
+      breakpoints: { xs: '320px', sm: '640px', md: '768px', lg: '1024px', xl: '1280px', '2xl': '1536px' },
+      tokens: {
+        fonts: {
+          body: {
+            value: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
+          },
+          mono: { value: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace' },
+        },
+      },
+      semanticTokens: {
+        colors: {
+          bg: {
+            DEFAULT: alias('white', 'slate.900'),
+            muted: alias('slate.50', 'slate.950'),
+            elevated: alias('slate.100', 'slate.800'),
+          },
+          fg: {
+            DEFAULT: alias('slate.700', 'slate.200'),
+            muted: alias('slate.600', 'slate.400'),
+            highlighted: alias('slate.900', 'white'),
+          },
+          border: { DEFAULT: alias('slate.200', 'slate.700'), strong: alias('slate.300', 'slate.600') },
+          primary: {
+            DEFAULT: alias('green.500', 'green.400'),
+            solid: alias('green.700', 'green.400'),
+            onSolid: alias('white', 'slate.950'),
+            text: alias('green.700', 'green.400'),
+            subtle: alias('green.50', 'green.950'),
+            focus: alias('green.600', 'green.400'),
+          },
+          secondary: { DEFAULT: alias('blue.500', 'blue.400'), text: alias('blue.700', 'blue.300') },
+          success: { DEFAULT: alias('green.500', 'green.400'), text: alias('green.700', 'green.400') },
+          info: { DEFAULT: alias('blue.500', 'blue.400'), text: alias('blue.700', 'blue.300') },
+          warning: { DEFAULT: alias('yellow.500', 'yellow.400'), text: alias('yellow.800', 'yellow.300') },
+          error: {
+            DEFAULT: alias('red.500', 'red.400'),
+            text: alias('red.700', 'red.300'),
+            subtle: alias('red.50', 'red.950'),
+          },
+          neutral: { DEFAULT: alias('slate.500', 'slate.400') },
+        },
+        radii: { control: { value: '{radii.md}' }, card: { value: '{radii.xl}' } },
+      },
+      recipes: {
+        button: {
+          className: 'button',
+          base: {
+            display: 'inline-flex',
+            alignItems: 'center',
+            justifyContent: 'center',
+            gap: '2',
+            fontWeight: 'semibold',
+            borderRadius: 'control',
+            cursor: 'pointer',
+            transition: 'background 120ms, border-color 120ms',
+            whiteSpace: 'nowrap',
+            textDecoration: 'none',
+            _disabled: { opacity: 0.6, cursor: 'not-allowed' },
+          },
+          variants: {
+            visual: {
+              solid: {
+                bg: 'primary.solid',
+                color: 'primary.onSolid',
+                _hover: { filter: 'brightness(1.08)' },
+              },
+              outline: {
+                borderWidth: '1px',
+                borderColor: 'border.strong',
+                color: 'fg.highlighted',
+                bg: 'bg',
+                _hover: { bg: 'bg.elevated' },
+              },
+              ghost: { color: 'fg.highlighted', _hover: { bg: 'bg.elevated' } },
+            },
+            size: {
+              sm: { h: '8', px: '3', fontSize: 'sm' },
+              md: { h: '10', px: '4', fontSize: 'sm' },
+            },
+          },
+          defaultVariants: { visual: 'solid', size: 'md' },
+        },
+      },
+    },
+  },
+});

@@ -1,0 +1,42 @@
+// Screenshots of every page in light and dark, narrow and wide, for looking at what we build.
+// Usage: node scripts/screenshots.mjs <baseURL> [outDir]
+import { mkdirSync } from 'node:fs';
+import { chromium } from '@playwright/test';
+
+const base = process.argv[2] ?? 'http://localhost:4173';
+const out = process.argv[3] ?? 'screenshots';
+mkdirSync(out, { recursive: true });
+const pages = [
+  ['index', '/'],
+  ['login', '/login?redirect=%2Fprofile'],
+  ['campaign', '/campaign/1'],
+  ['gallery', '/campaign/components/info'],
+  ['not-found', '/no/such/page'],
+  ['invalid', '/campaign/abc'],
+  ['home', '/home', true],
+  ['profile', '/profile', true],
+];
+const browser = await chromium.launch({ executablePath: process.env.CHROME_PATH || '/usr/bin/chromium' });
+for (const scheme of (process.env.SCHEMES ?? 'light,dark').split(',')) {
+  for (const width of (process.env.WIDTHS ?? '375,1280').split(',').map(Number)) {
+    const context = await browser.newContext({
+      viewport: { width, height: 900 },
+      colorScheme: scheme,
+      // Headless Chromium's own agent counts as a crawler, which would hide the error pages.
+      userAgent: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36',
+    });
+    const page = await context.newPage();
+    await page.request.post(`${base}/api/session`, { data: { email: 'demo@example.com', password: 'demo-password' } });
+    for (const [name, path, signedIn] of pages) {
+      if (signedIn === undefined) await context.clearCookies();
+      else await page.request.post(`${base}/api/session`, { data: { email: 'demo@example.com', password: 'demo-password' } });
+      await page.goto(base + path);
+      await page.waitForLoadState('networkidle');
+      await page.evaluate((s) => document.documentElement.setAttribute('data-color-mode', s), scheme);
+      await page.screenshot({ path: `${out}/${name}-${scheme}-${width}.png`, fullPage: true });
+    }
+    await context.close();
+  }
+}
+await browser.close();
+console.log(`screenshots in ${out}/`);

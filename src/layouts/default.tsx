@@ -1,0 +1,144 @@
+import type { ReactNode } from 'react';
+import { css } from '../../styled-system/css';
+import { button } from '../../styled-system/recipes';
+import { config } from '../config';
+import { AppActor, useSession, useSessionRef } from '../ui/appActor';
+import { Link } from '../ui/Link';
+
+const skipLink = css({
+  position: 'absolute',
+  left: '4',
+  top: '-40',
+  zIndex: 60,
+  bg: 'bg',
+  color: 'fg.highlighted',
+  px: '4',
+  py: '2',
+  borderRadius: 'control',
+  boxShadow: 'lg',
+  _focus: { top: '4' },
+});
+
+const navLink = css({
+  px: '3',
+  py: '2',
+  borderRadius: 'control',
+  fontSize: 'sm',
+  fontWeight: 'medium',
+  color: 'fg',
+  textDecoration: 'none',
+  _hover: { bg: 'bg.elevated', color: 'fg.highlighted' },
+  '&[aria-current=page]': { color: 'primary.text', bg: 'primary.subtle' },
+});
+
+const container = css({ maxW: '6xl', mx: 'auto', px: { base: '4', md: '6' }, w: 'full' });
+
+/** The one layout: header with navigation, the page, a footer. */
+export function DefaultLayout({ children }: { readonly children: ReactNode }) {
+  const session = useSessionRef();
+  const signedIn = useSession((snapshot) => snapshot.context.user !== null) ?? false;
+  const signingOut = useSession((snapshot) => snapshot.matches('signingOut')) ?? false;
+  const busy = AppActor.useSelector((snapshot) => snapshot.hasTag('busy'));
+  return (
+    <div className={css({ minH: '100dvh', display: 'flex', flexDirection: 'column', bg: 'bg.muted' })}>
+      <a href="#main" className={skipLink}>
+        Skip to content
+      </a>
+      <header
+        className={css({
+          bg: 'bg',
+          borderBottomWidth: '1px',
+          borderColor: 'border',
+          position: 'sticky',
+          top: '0',
+          zIndex: 40,
+        })}
+      >
+        <div
+          className={`${container} ${css({ display: 'flex', alignItems: 'center', gap: '2', minH: '16', flexWrap: 'wrap', py: '2' })}`}
+        >
+          <Link
+            to="/"
+            className={css({
+              fontWeight: 'extrabold',
+              fontSize: 'lg',
+              color: 'fg.highlighted',
+              textDecoration: 'none',
+              mr: 'auto',
+              display: 'flex',
+              alignItems: 'center',
+              gap: '2',
+            })}
+          >
+            <span
+              aria-hidden="true"
+              className={css({
+                display: 'inline-block',
+                w: '3',
+                h: '3',
+                borderRadius: 'full',
+                bg: 'primary',
+              })}
+            />
+            {config.appName}
+          </Link>
+          <nav aria-label="Main">
+            <ul className={css({ display: 'flex', gap: '1', alignItems: 'center' })}>
+              {signedIn ? (
+                <>
+                  <li>
+                    <Link to="/home" className={navLink}>
+                      Home
+                    </Link>
+                  </li>
+                  <li>
+                    <Link to="/profile" className={navLink}>
+                      Profile
+                    </Link>
+                  </li>
+                </>
+              ) : (
+                <li>
+                  <Link to="/login" className={navLink}>
+                    Sign in
+                  </Link>
+                </li>
+              )}
+            </ul>
+          </nav>
+          {signedIn ? (
+            <button
+              type="button"
+              className={button({ visual: 'outline', size: 'sm' })}
+              disabled={signingOut}
+              onClick={() => session?.send({ type: 'session.signOut' })}
+            >
+              Sign out
+            </button>
+          ) : null}
+        </div>
+      </header>
+      <main
+        id="main"
+        tabIndex={-1}
+        aria-busy={busy}
+        className={`${container} ${css({ flex: '1', py: { base: '6', md: '10' }, _focus: { outline: 'none' } })}`}
+      >
+        {children}
+      </main>
+      <footer className={css({ borderTopWidth: '1px', borderColor: 'border', bg: 'bg' })}>
+        <div
+          className={`${container} ${css({ py: '6', fontSize: 'sm', color: 'fg.muted', display: 'flex', gap: '4', flexWrap: 'wrap', justifyContent: 'space-between' })}`}
+        >
+          <p>{config.appName} — a demo of statechart-driven navigation.</p>
+          <Link
+            to="/campaign/components/info"
+            className={css({ color: 'fg.muted', _hover: { color: 'fg.highlighted' } })}
+          >
+            Component gallery
+          </Link>
+        </div>
+      </footer>
+    </div>
+  );
+}

@@ -1,0 +1,87 @@
+import type { Campaign, CampaignResponse } from '../../server/types';
+import { css } from '../../styled-system/css';
+import { apiRequest } from '../platform/api';
+import { GoalProgress, StatusBadge } from '../ui/CampaignCard';
+import { Link } from '../ui/Link';
+import { card, muted, pageTitle, stack } from '../ui/styles';
+import { definePage, type PageProps } from './types';
+
+const dateFormat = new Intl.DateTimeFormat('en', { dateStyle: 'long', timeZone: 'UTC' });
+
+function formatDate(iso: string): string {
+  const date = new Date(`${iso}T00:00:00Z`);
+  return Number.isNaN(date.getTime()) ? iso : dateFormat.format(date);
+}
+
+function CampaignPage({ data: campaign }: PageProps<Campaign>) {
+  return (
+    <article className={stack}>
+      <nav aria-label="Breadcrumb" className={css({ fontSize: 'sm' })}>
+        <Link to="/" className={css({ color: 'fg.muted', _hover: { color: 'fg.highlighted' } })}>
+          All campaigns
+        </Link>
+      </nav>
+      <header className={css({ display: 'grid', gap: '3' })}>
+        <div>
+          <StatusBadge status={campaign.status} />
+        </div>
+        <h1 tabIndex={-1} className={pageTitle}>
+          {campaign.title}
+        </h1>
+        <p className={css({ fontSize: 'lg', color: 'fg.muted', maxW: '3xl' })}>{campaign.summary}</p>
+      </header>
+      <div
+        className={css({
+          display: 'grid',
+          gap: '6',
+          gridTemplateColumns: { base: '1fr', lg: '2fr 1fr' },
+          alignItems: 'start',
+        })}
+      >
+        <section aria-labelledby="about-title" className={css({ display: 'grid', gap: '3' })}>
+          <h2
+            id="about-title"
+            className={css({ fontSize: 'xl', fontWeight: 'bold', color: 'fg.highlighted' })}
+          >
+            About this campaign
+          </h2>
+          {campaign.description.split(/\n{2,}/).map((paragraph) => (
+            <p key={paragraph} className={css({ maxW: '65ch' })}>
+              {paragraph}
+            </p>
+          ))}
+        </section>
+        <aside aria-labelledby="progress-title" className={`${card} ${css({ display: 'grid', gap: '4' })}`}>
+          <h2
+            id="progress-title"
+            className={css({ fontSize: 'lg', fontWeight: 'bold', color: 'fg.highlighted' })}
+          >
+            Progress
+          </h2>
+          <GoalProgress raised={campaign.raised} goal={campaign.goal} title={campaign.title} />
+          <dl
+            className={css({ display: 'grid', gridTemplateColumns: 'auto 1fr', gap: '2 4', fontSize: 'sm' })}
+          >
+            <dt className={muted}>Organised by</dt>
+            <dd>{campaign.ownerName}</dd>
+            <dt className={muted}>Starts</dt>
+            <dd>{formatDate(campaign.startsOn)}</dd>
+            <dt className={muted}>Ends</dt>
+            <dd>{formatDate(campaign.endsOn)}</dd>
+          </dl>
+        </aside>
+      </div>
+    </article>
+  );
+}
+
+export default definePage<Campaign>({
+  component: CampaignPage,
+  loader: async ({ params, signal }) => {
+    const body = await apiRequest<CampaignResponse>(`/campaigns/${encodeURIComponent(params.id ?? '')}`, {
+      signal,
+    });
+    return body.campaign;
+  },
+  title: (campaign) => campaign.title,
+});

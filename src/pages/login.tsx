@@ -1,0 +1,108 @@
+import { type FormEvent, useState } from 'react';
+import { RETURN_TO_PARAM, safeReturnTo } from '../../machines/returnTo';
+import { readQuery } from '../../machines/routes';
+import { css } from '../../styled-system/css';
+import { button } from '../../styled-system/recipes';
+import { useSession, useSessionRef } from '../ui/appActor';
+import { Field } from '../ui/Field';
+import { card, muted, pageTitle } from '../ui/styles';
+import { definePage, type PageProps } from './types';
+
+interface FieldErrors {
+  readonly email?: string;
+  readonly password?: string;
+}
+
+function validate(email: string, password: string): FieldErrors {
+  return {
+    ...(email.trim() === ''
+      ? { email: 'Enter your email address.' }
+      : !email.includes('@')
+        ? { email: 'Enter an email address like name@example.com.' }
+        : {}),
+    ...(password === '' ? { password: 'Enter your password.' } : {}),
+  };
+}
+
+function LoginPage({ location }: PageProps<undefined>) {
+  const session = useSessionRef();
+  const busy = useSession((snapshot) => snapshot.hasTag('busy')) ?? false;
+  const serverError = useSession((snapshot) => snapshot.context.error);
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const returnTo = readQuery(location, RETURN_TO_PARAM);
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    const found = validate(email, password);
+    setErrors(found);
+    if (found.email || found.password) {
+      document.getElementById(found.email ? 'login-email' : 'login-password')?.focus();
+      return;
+    }
+    session?.send({ type: 'session.signIn', email: email.trim(), password });
+  }
+
+  return (
+    <div className={css({ display: 'grid', placeItems: 'center', py: { base: '4', md: '10' } })}>
+      <div className={`${card} ${css({ w: 'full', maxW: 'md', display: 'grid', gap: '5' })}`}>
+        <header className={css({ display: 'grid', gap: '1' })}>
+          <h1 tabIndex={-1} className={pageTitle}>
+            Sign in
+          </h1>
+          <p className={muted}>
+            {returnTo
+              ? `You will go back to ${safeReturnTo(returnTo)} afterwards.`
+              : 'Welcome back to campaign-web.'}
+          </p>
+        </header>
+        {serverError ? (
+          <div
+            role="alert"
+            className={css({
+              bg: 'error.subtle',
+              color: 'error.text',
+              borderRadius: 'control',
+              p: '3',
+              fontSize: 'sm',
+              fontWeight: 'medium',
+            })}
+          >
+            {serverError}
+          </div>
+        ) : null}
+        <form noValidate onSubmit={submit} className={css({ display: 'grid', gap: '4' })} aria-busy={busy}>
+          <Field
+            id="login-email"
+            label="Email"
+            type="email"
+            name="email"
+            autoComplete="username"
+            value={email}
+            onChange={(event) => setEmail(event.target.value)}
+            error={errors.email}
+          />
+          <Field
+            id="login-password"
+            label="Password"
+            type="password"
+            name="password"
+            autoComplete="current-password"
+            value={password}
+            onChange={(event) => setPassword(event.target.value)}
+            error={errors.password}
+          />
+          <button type="submit" className={button()} disabled={busy}>
+            {busy ? 'Signing in…' : 'Sign in'}
+          </button>
+        </form>
+        <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>
+          Demo account: <code>demo@example.com</code> / <code>demo-password</code>
+        </p>
+      </div>
+    </div>
+  );
+}
+
+export default definePage<undefined>({ component: LoginPage });

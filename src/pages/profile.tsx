@@ -1,0 +1,101 @@
+import { type FormEvent, useState } from 'react';
+import { css } from '../../styled-system/css';
+import { button } from '../../styled-system/recipes';
+import { useSession, useSessionRef } from '../ui/appActor';
+import { Field } from '../ui/Field';
+import { card, muted, pageTitle, stack } from '../ui/styles';
+import { definePage } from './types';
+
+const MAX_NAME = 60;
+
+function ProfilePage() {
+  const session = useSessionRef();
+  const user = useSession((snapshot) => snapshot.context.user);
+  const saving = useSession((snapshot) => snapshot.matches({ signedIn: 'saving' })) ?? false;
+  const saved = useSession((snapshot) => snapshot.matches({ signedIn: 'saved' })) ?? false;
+  const signingOut = useSession((snapshot) => snapshot.matches('signingOut')) ?? false;
+  const serverError = useSession((snapshot) => snapshot.context.profileError ?? snapshot.context.error);
+  const [displayName, setDisplayName] = useState(user?.displayName ?? '');
+  const [error, setError] = useState<string | null>(null);
+
+  function save(event: FormEvent) {
+    event.preventDefault();
+    const trimmed = displayName.trim();
+    if (trimmed.length === 0 || Array.from(trimmed).length > MAX_NAME) {
+      setError(`Display name must be between 1 and ${MAX_NAME} characters.`);
+      return;
+    }
+    setError(null);
+    session?.send({ type: 'session.saveProfile', displayName: trimmed });
+  }
+
+  return (
+    <div className={stack}>
+      <header className={css({ display: 'grid', gap: '1' })}>
+        <h1 tabIndex={-1} className={pageTitle}>
+          Your profile
+        </h1>
+        <p className={muted}>How other people see you on campaign-web.</p>
+      </header>
+      <section
+        aria-labelledby="details-title"
+        className={`${card} ${css({ display: 'grid', gap: '5', maxW: '2xl' })}`}
+      >
+        <h2
+          id="details-title"
+          className={css({ fontSize: 'lg', fontWeight: 'bold', color: 'fg.highlighted' })}
+        >
+          Details
+        </h2>
+        <dl className={css({ display: 'grid', gap: '1' })}>
+          <dt className={css({ fontSize: 'sm', color: 'fg.muted' })}>Email</dt>
+          <dd className={css({ color: 'fg.highlighted', fontWeight: 'medium' })}>{user?.email}</dd>
+        </dl>
+        <form noValidate onSubmit={save} className={css({ display: 'grid', gap: '4' })} aria-busy={saving}>
+          <Field
+            label="Display name"
+            name="displayName"
+            autoComplete="nickname"
+            maxLength={MAX_NAME * 2}
+            value={displayName}
+            onChange={(event) => setDisplayName(event.target.value)}
+            error={error ?? serverError}
+            hint={`Up to ${MAX_NAME} characters.`}
+          />
+          <div className={css({ display: 'flex', gap: '3', alignItems: 'center', flexWrap: 'wrap' })}>
+            <button type="submit" className={button()} disabled={saving}>
+              {saving ? 'Saving…' : 'Save changes'}
+            </button>
+            <p role="status" className={css({ fontSize: 'sm', color: 'success.text' })}>
+              {saved ? 'Your profile was saved.' : ''}
+            </p>
+          </div>
+        </form>
+      </section>
+      <section
+        aria-labelledby="session-title"
+        className={`${card} ${css({ display: 'grid', gap: '3', maxW: '2xl' })}`}
+      >
+        <h2
+          id="session-title"
+          className={css({ fontSize: 'lg', fontWeight: 'bold', color: 'fg.highlighted' })}
+        >
+          Session
+        </h2>
+        <p className={muted}>Signing out ends your session on this browser.</p>
+        <div>
+          <button
+            type="button"
+            className={button({ visual: 'outline' })}
+            disabled={signingOut}
+            onClick={() => session?.send({ type: 'session.signOut' })}
+          >
+            Sign out
+          </button>
+        </div>
+      </section>
+    </div>
+  );
+}
+
+export default definePage<undefined>({ component: ProfilePage });

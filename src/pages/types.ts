@@ -1,0 +1,30 @@
+import type { ComponentType } from 'react';
+import type { AppLocation } from '../../machines/routes';
+
+export interface LoaderArgs {
+  readonly params: Readonly<Record<string, string>>;
+  readonly fullPath: string;
+  /** Aborted when a newer navigation supersedes this one. */
+  readonly signal: AbortSignal;
+}
+
+export interface PageProps<Data> {
+  readonly data: Data;
+  readonly params: Readonly<Record<string, string>>;
+  readonly location: AppLocation;
+}
+
+/** One page: its component, the data it needs before it can show (loaded before the URL commits), its title. */
+export interface PageDefinition<Data> {
+  readonly component: ComponentType<PageProps<Data>>;
+  readonly loader?: (args: LoaderArgs) => Promise<Data>;
+  /** A title from the data (a campaign's name); the route table's title otherwise. */
+  readonly title?: (data: Data) => string;
+}
+
+export type AnyPage = PageDefinition<unknown>;
+
+/** Ties a page's loader to its component's props, then forgets the data type for the registry. */
+export function definePage<Data>(page: PageDefinition<Data>): AnyPage {
+  return page as unknown as AnyPage;
+}

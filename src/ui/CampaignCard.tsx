@@ -1,0 +1,123 @@
+import type { CampaignStatus, CampaignSummary } from '../../server/types';
+import { css } from '../../styled-system/css';
+import { Link } from './Link';
+
+const statusLabels: Readonly<Record<CampaignStatus, string>> = {
+  draft: 'Draft',
+  active: 'Active',
+  paused: 'Paused',
+  completed: 'Completed',
+};
+
+const badgeColors: Readonly<Record<CampaignStatus, string>> = {
+  draft: css({ bg: 'bg.elevated', color: 'fg' }),
+  active: css({ bg: 'primary.subtle', color: 'primary.text' }),
+  paused: css({ bg: 'bg.elevated', color: 'warning.text' }),
+  completed: css({ bg: 'bg.elevated', color: 'info.text' }),
+};
+
+export function StatusBadge({ status }: { readonly status: CampaignStatus }) {
+  return (
+    <span
+      className={`${css({ display: 'inline-block', px: '2', py: '0.5', borderRadius: 'full', fontSize: 'xs', fontWeight: 'semibold' })} ${badgeColors[status]}`}
+    >
+      {statusLabels[status]}
+    </span>
+  );
+}
+
+const money = new Intl.NumberFormat('en', { style: 'currency', currency: 'EUR', maximumFractionDigits: 0 });
+
+export function formatMoney(amount: number): string {
+  return money.format(amount);
+}
+
+/** How far a campaign is towards its goal, as a labelled meter. */
+export function GoalProgress({
+  raised,
+  goal,
+  title,
+}: {
+  readonly raised: number;
+  readonly goal: number;
+  readonly title: string;
+}) {
+  const percent = goal > 0 ? Math.min(100, Math.round((raised / goal) * 100)) : 0;
+  return (
+    <div className={css({ display: 'grid', gap: '1.5' })}>
+      {/* biome-ignore lint/a11y/useSemanticElements: a native <meter> cannot take the theme's colours in every browser. */}
+      <div
+        role="meter"
+        aria-label={`Funding of ${title}`}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={percent}
+        aria-valuetext={`${formatMoney(raised)} of ${formatMoney(goal)} (${percent}%)`}
+        className={css({ h: '2', borderRadius: 'full', bg: 'bg.elevated', overflow: 'hidden' })}
+      >
+        <div
+          className={css({ h: 'full', bg: 'primary', borderRadius: 'full' })}
+          style={{ width: `${percent}%` }}
+        />
+      </div>
+      <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>
+        <strong className={css({ color: 'fg.highlighted' })}>{formatMoney(raised)}</strong> raised of{' '}
+        {formatMoney(goal)} · {percent}%
+      </p>
+    </div>
+  );
+}
+
+export function CampaignCard({ campaign }: { readonly campaign: CampaignSummary }) {
+  return (
+    <article
+      className={css({
+        display: 'grid',
+        gap: '3',
+        alignContent: 'start',
+        bg: 'bg',
+        borderWidth: '1px',
+        borderColor: 'border',
+        borderRadius: 'card',
+        p: '5',
+        position: 'relative',
+        transition: 'border-color 120ms, box-shadow 120ms',
+        _hover: { borderColor: 'primary', boxShadow: 'md' },
+        _focusWithin: { borderColor: 'primary' },
+      })}
+    >
+      <div
+        className={css({ display: 'flex', justifyContent: 'space-between', gap: '3', alignItems: 'start' })}
+      >
+        <h3
+          className={css({
+            fontSize: 'lg',
+            fontWeight: 'semibold',
+            color: 'fg.highlighted',
+            lineHeight: '1.3',
+          })}
+        >
+          <Link
+            to={`/campaign/${campaign.id}`}
+            className={css({
+              textDecoration: 'none',
+              color: 'inherit',
+              _after: { content: '""', position: 'absolute', inset: '0', borderRadius: 'card' },
+            })}
+          >
+            {campaign.title}
+          </Link>
+        </h3>
+        <StatusBadge status={campaign.status} />
+      </div>
+      <p className={css({ color: 'fg.muted', fontSize: 'sm' })}>{campaign.summary}</p>
+      <GoalProgress raised={campaign.raised} goal={campaign.goal} title={campaign.title} />
+    </article>
+  );
+}
+
+export const cardGrid = css({
+  display: 'grid',
+  gap: '4',
+  gridTemplateColumns: { base: '1fr', md: 'repeat(2, minmax(0, 1fr))', xl: 'repeat(3, minmax(0, 1fr))' },
+});

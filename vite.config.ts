@@ -1,0 +1,15 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+import { demoApi } from './server/plugin.ts';
+
+const port = Number(process.env.PORT) || 4173;
+
+export default defineConfig({
+  plugins: [react(), demoApi()],
+  server: { port: Number(process.env.PORT) || 5173 },
+  preview: { port, strictPort: true, host: process.env.HOST || 'localhost' },
+  build: {
+    target: 'es2022',
+    sourcemap: true,
+  },
+});
