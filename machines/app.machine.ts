@@ -189,12 +189,13 @@ export const appMachine = setup({
     navigation: {
       initial: 'booting',
       on: {
+        // No `reenter`: re-entering this region would also reset its sibling, the error page.
         'nav.go': [
-          { guard: 'isAppPath', target: '.resolving', reenter: true, actions: 'beginNavigation' },
+          { guard: 'isAppPath', target: '.resolving', actions: 'beginNavigation' },
           { actions: { type: 'reportRejectedTarget', params: ({ event }) => ({ to: event.to }) } },
         ],
         'nav.popped': [
-          { guard: 'isAppPath', target: '.resolving', reenter: true, actions: 'beginNavigation' },
+          { guard: 'isAppPath', target: '.resolving', actions: 'beginNavigation' },
           { actions: { type: 'reportRejectedTarget', params: ({ event }) => ({ to: event.to }) } },
         ],
         'session.changed': { actions: 'assignSession' },

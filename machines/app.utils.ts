@@ -1,11 +1,11 @@
 /** Pure helpers of the app machine: everything here maps context to context, with no effects. */
 import {
   type AppError,
-  echoPath,
   notFoundError,
   toAppError,
   tooManyRedirectsError,
   unknownMiddlewareError,
+  unsafeRedirectError,
   validationError,
 } from './errors';
 import { type GuardVerdict, type RouteGuard, runGuards, UnknownMiddlewareError } from './guards';
@@ -104,7 +104,11 @@ export function followRedirect(pending: PendingNavigation): PendingNavigation | 
   };
 }
 
+/** Why a redirect is not followed: it leaves the app, or the chain is too long. */
 export function redirectError(pending: PendingNavigation, limits: NavigationLimits): AppError {
+  if (pending.verdict?.type === 'redirect' && followRedirect(pending) === null) {
+    return unsafeRedirectError(pending.verdict.to, limits.maxEchoedPathLength);
+  }
   return tooManyRedirectsError(pending.original, limits.maxEchoedPathLength, limits.maxRedirects);
 }
 
@@ -156,8 +160,4 @@ export function committed(
     data: failed ? undefined : data,
     key: (previous?.key ?? 0) + 1,
   };
-}
-
-export function describeRejectedTarget(target: string, limits: NavigationLimits): string {
-  return `Ignored a navigation to ${echoPath(target, limits.maxEchoedPathLength)}: only paths inside this app can be opened.`;
 }

@@ -92,6 +92,15 @@ export function tooManyRedirectsError(fullPath: string, maxPathLength: number, l
   });
 }
 
+/** A guard redirected to something that is not a path of this app: refused rather than followed. */
+export function unsafeRedirectError(target: string, maxPathLength: number): AppError {
+  return createAppError({
+    statusCode: 500,
+    fatal: true,
+    message: `A guard tried to redirect to ${echoPath(target, maxPathLength)}, which is not a page of this app.`,
+  });
+}
+
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null;
 }

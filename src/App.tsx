@@ -31,7 +31,9 @@ export function App() {
   const error = AppActor.useSelector((snapshot) =>
     snapshot.hasTag('error') ? snapshot.context.error : null,
   );
-  const pageKey = AppActor.useSelector((snapshot) => snapshot.context.current?.key ?? 0);
+  // Keyed by location, not by navigation count: re-checking the page on screen (a session change runs the
+  // guards again for it) must not remount it and throw away what the user typed.
+  const pageKey = AppActor.useSelector((snapshot) => snapshot.context.current?.fullPath ?? '');
   return (
     <>
       <LoadingBar />

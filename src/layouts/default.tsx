@@ -41,7 +41,19 @@ export function DefaultLayout({ children }: { readonly children: ReactNode }) {
   const busy = AppActor.useSelector((snapshot) => snapshot.hasTag('busy'));
   return (
     <div className={css({ minH: '100dvh', display: 'flex', flexDirection: 'column', bg: 'bg.muted' })}>
-      <a href="#main" className={skipLink}>
+      {/* biome-ignore lint/a11y/useValidAnchor: a skip link is in-page navigation and works without JS too. */}
+      <a
+        href="#main"
+        className={skipLink}
+        onClick={(event) => {
+          // Moving focus is all a skip link has to do. Following `#main` would add a history entry, which
+          // the app reads as a new navigation: the page would reload its data and lose what was typed.
+          const main = document.getElementById('main');
+          if (!main) return;
+          event.preventDefault();
+          main.focus();
+        }}
+      >
         Skip to content
       </a>
       <header

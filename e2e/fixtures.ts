@@ -1,0 +1,159 @@
+/**
+ * Shared helpers of the end-to-end suite.
+ *
+ * `test` is Playwright's, with a `page` that fails the test on any uncaught exception in the page or any
+ * JavaScript dialog (an `alert()` opening means injected markup ran). Tests that provoke a start-up
+ * failure on purpose opt out with `test.use({ allowPageErrors: true })`.
+ */
+import { test as base, expect, type Locator, type Page } from '@playwright/test';
+
+export { expect };
+
+export interface Account {
+  readonly email: string;
+  readonly password: string;
+  readonly displayName: string;
+}
+
+/**
+ * The two seeded accounts. Only e2e/profile.spec.ts may change Sam's display name (and restores it);
+ * every other spec that asserts a name signs in as the demo user, whose name no test changes.
+ */
+export const DEMO: Account = { email: 'demo@example.com', password: 'demo-password', displayName: 'Demo User' };
+export const SAM: Account = { email: 'sam@example.com', password: 'sam-password', displayName: 'Sam Rivera' };
+
+export const APP_NAME = 'campaign-web';
+export const LANDING_TITLE = 'Campaigns that move neighbourhoods';
+
+/** Seeded campaigns the specs read (never write). */
+export const CAMPAIGNS = {
+  maple: { id: 1, title: 'Maple Street Community Garden' },
+  library: { id: 2, title: 'Restock the Lincoln Elementary Library' },
+  creek: { id: 3, title: 'Clear Creek River Clean-up' },
+  foodBank: { id: 4, title: 'Winter Shelves for the Eastside Food Bank' },
+  bikes: { id: 5, title: 'Fix-It Fridays Bike Repair Café' },
+  youthClub: { id: 6, title: 'Code After School Youth Club' },
+} as const;
+
+/** A user agent that `isbot` recognises as a crawler. */
+export const GOOGLEBOT_UA = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
+
+export const test = base.extend<{ allowPageErrors: boolean }>({
+  allowPageErrors: [false, { option: true }],
+  page: async ({ page, allowPageErrors }, use) => {
+    const pageErrors: string[] = [];
+    const dialogs: string[] = [];
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    page.on('dialog', (dialog) => {
+      dialogs.push(`${dialog.type()}: ${dialog.message()}`);
+      void dialog.dismiss().catch(() => {});
+    });
+    await use(page);
+    expect(dialogs, 'no JavaScript dialog may open (injected markup must never run)').toEqual([]);
+    if (!allowPageErrors) expect(pageErrors, 'uncaught exceptions in the page').toEqual([]);
+  },
+});
+
+/** The page's main heading: the `h1` inside the `main` landmark (pages and error views alike). */
+export function mainHeading(page: Page): Locator {
+  return page.getByRole('main').getByRole('heading', { level: 1 });
+}
+
+/** The polite live region that announces each client-side navigation. */
+export function announcer(page: Page): Locator {
+  return page.getByTestId('route-announcer');
+}
+
+export function header(page: Page): Locator {
+  return page.getByRole('banner');
+}
+
+export function mainNav(page: Page): Locator {
+  return page.getByRole('navigation', { name: 'Main' });
+}
+
+/** The header's "Sign out" button (the profile page has a second one inside `main`). */
+export function headerSignOut(page: Page): Locator {
+  return header(page).getByRole('button', { name: 'Sign out' });
+}
+
+export function pageTitleOf(title: string): string {
+  return `${title} | ${APP_NAME}`;
+}
+
+/**
+ * Signs the page's browser context in through the API: the HTTP-only `sid` cookie lands in the context,
+ * so the next document load starts signed in. Use `signInWithForm` to exercise the real form.
+ */
+export async function signInViaApi(page: Page, account: Account): Promise<void> {
+  const response = await page.request.post('/api/session', {
+    data: { email: account.email, password: account.password },
+  });
+  expect(response.status(), `signing in ${account.email} through the API`).toBe(200);
+}
+
+/** Fills and submits the sign-in form of the page on screen (which must be /login). */
+export async function signInWithForm(page: Page, account: Pick<Account, 'email' | 'password'>): Promise<void> {
+  await expect(mainHeading(page)).toHaveText('Sign in');
+  await page.getByLabel('Email').fill(account.email);
+  await page.getByLabel('Password').fill(account.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/** Opens a path and waits until the app has rendered that page's main heading. */
+export async function openPage(page: Page, path: string, heading: string | RegExp): Promise<void> {
+  await page.goto(path);
+  await expect(mainHeading(page)).toHaveText(heading);
+}
+
+/** Asserts the committed page: address bar, main heading and document title. */
+export async function expectPage(
+  page: Page,
+  expected: { readonly url: string | RegExp; readonly heading: string | RegExp; readonly title?: string },
+): Promise<void> {
+  await expect(page).toHaveURL(expected.url);
+  await expect(mainHeading(page)).toHaveText(expected.heading);
+  if (expected.title !== undefined) await expect(page).toHaveTitle(expected.title);
+}
+
+/**
+ * Starts recording whether the slow-navigation bar enters the DOM, from now on (call it once the first
+ * page is on screen, so a slow first load cannot count). A MutationObserver sees even a bar that lives
+ * for one frame, so "never appeared" cannot pass just because it was polled at the wrong moment. It also
+ * notes when the last click happened and when the bar first appeared, to check the 250 ms threshold.
+ */
+export async function watchLoadingBar(page: Page): Promise<void> {
+  await expect(page.getByRole('progressbar', { name: 'Loading page' })).toHaveCount(0);
+  await page.evaluate(() => {
+    const w = window as unknown as LoadingBarRecord;
+    w.__loadingBar = { shown: 0, firstShownAt: null, lastClickAt: null };
+    const record = w.__loadingBar;
+    document.addEventListener('click', () => (record.lastClickAt = performance.now()), { capture: true });
+    let present = false;
+    new MutationObserver(() => {
+      const now = document.querySelector('[role="progressbar"][aria-label="Loading page"]') !== null;
+      if (now && !present) {
+        record.shown += 1;
+        record.firstShownAt ??= performance.now();
+      }
+      present = now;
+    }).observe(document.body, { childList: true, subtree: true });
+  });
+}
+
+interface LoadingBarRecord {
+  __loadingBar?: { shown: number; firstShownAt: number | null; lastClickAt: number | null };
+}
+
+/** What `watchLoadingBar` saw: how often the bar appeared, and ms from the last click to its first appearance. */
+export async function loadingBarRecord(page: Page): Promise<{ shown: number; delayAfterClick: number | null }> {
+  return page.evaluate(() => {
+    const record = (window as unknown as LoadingBarRecord).__loadingBar;
+    if (!record) throw new Error('watchLoadingBar was not called');
+    const { shown, firstShownAt, lastClickAt } = record;
+    return {
+      shown,
+      delayAfterClick: firstShownAt !== null && lastClickAt !== null ? firstShownAt - lastClickAt : null,
+    };
+  });
+}

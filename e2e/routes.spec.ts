@@ -1,0 +1,220 @@
+/** The six routes, the layout around them, and what a client-side navigation does (focus, title, announcement, loading bar). */
+import {
+  announcer,
+  CAMPAIGNS,
+  DEMO,
+  expect,
+  expectPage,
+  header,
+  LANDING_TITLE,
+  loadingBarRecord,
+  mainHeading,
+  mainNav,
+  openPage,
+  pageTitleOf,
+  signInViaApi,
+  test,
+  watchLoadingBar,
+} from './fixtures';
+
+test.describe('signed out', () => {
+  test('the landing page shows the hero, the featured campaigns and the signed-out layout', async ({ page }) => {
+    await openPage(page, '/', LANDING_TITLE);
+    await expect(page).toHaveTitle(pageTitleOf(LANDING_TITLE));
+
+    // Featured campaigns (drafts and unfeatured ones are not), each linking to its own page.
+    const featured = page.getByRole('region', { name: 'Featured campaigns' });
+    for (const campaign of [CAMPAIGNS.maple, CAMPAIGNS.library, CAMPAIGNS.creek, CAMPAIGNS.youthClub]) {
+      await expect(featured.getByRole('link', { name: campaign.title, exact: true })).toHaveAttribute(
+        'href',
+        `/campaign/${campaign.id}`,
+      );
+    }
+    await expect(featured.getByRole('heading', { level: 3 })).toHaveCount(4);
+    await expect(featured.getByRole('link', { name: CAMPAIGNS.bikes.title })).toHaveCount(0);
+
+    // The layout: home link, main nav with "Sign in" only, skip link, main landmark, footer.
+    await expect(header(page).getByRole('link', { name: 'campaign-web' })).toHaveAttribute('href', '/');
+    await expect(mainNav(page).getByRole('link')).toHaveText(['Sign in']);
+    await expect(mainNav(page).getByRole('link', { name: 'Sign in' })).toHaveAttribute('href', '/login');
+    await expect(page.getByRole('button', { name: 'Sign out' })).toHaveCount(0);
+    await expect(page.getByRole('link', { name: 'Skip to content' })).toHaveAttribute('href', '#main');
+    await expect(page.getByRole('main')).toHaveAttribute('id', 'main');
+    await expect(page.getByRole('contentinfo')).toContainText('campaign-web — a demo of statechart-driven navigation.');
+
+    // A first load is a document load: focus stays where the browser put it and nothing is announced.
+    await expect(mainHeading(page)).not.toBeFocused();
+    await expect(announcer(page)).toHaveText('');
+    await expect(announcer(page)).toHaveAttribute('aria-live', 'polite');
+  });
+
+  test('the sign-in page has its labelled fields and its own title', async ({ page }) => {
+    await openPage(page, '/login', 'Sign in');
+    await expect(page).toHaveTitle('Sign in | campaign-web');
+    await expect(page.getByLabel('Email')).toBeEditable();
+    await expect(page.getByLabel('Password')).toHaveAttribute('type', 'password');
+    await expect(page.getByRole('button', { name: 'Sign in' })).toBeEnabled();
+    await expect(page.getByRole('main')).toContainText('Welcome back to campaign-web.');
+  });
+
+  test('a campaign page takes its heading and document title from the API', async ({ page }) => {
+    await openPage(page, '/campaign/3', CAMPAIGNS.creek.title);
+    await expect(page).toHaveTitle(pageTitleOf(CAMPAIGNS.creek.title));
+    await expect(page.getByRole('main')).toContainText('Organised by');
+    await expect(page.getByRole('main')).toContainText('Demo User');
+  });
+
+  test('the component gallery wins over /campaign/:id and has its own title', async ({ page }) => {
+    await openPage(page, '/campaign/components/info', 'Component gallery');
+    await expect(page).toHaveTitle('Component gallery | campaign-web');
+    await expect(page.getByRole('table')).toContainText('/campaign/:id');
+  });
+
+  test('paths match regardless of letter case and a trailing slash', async ({ page }) => {
+    await openPage(page, '/Campaign/Components/Info/', 'Component gallery');
+    await openPage(page, '/LOGIN', 'Sign in');
+  });
+
+  test('a draft campaign does not exist for anyone but its owner', async ({ page }) => {
+    await openPage(page, `/campaign/${CAMPAIGNS.bikes.id}`, '404');
+    await expect(page.getByRole('main').getByRole('paragraph')).toHaveText('Campaign 5 does not exist.');
+    await signInViaApi(page, DEMO);
+    await openPage(page, `/campaign/${CAMPAIGNS.bikes.id}`, CAMPAIGNS.bikes.title);
+  });
+});
+
+test.describe('signed in as the demo user', () => {
+  test.beforeEach(async ({ page }) => {
+    await signInViaApi(page, DEMO);
+  });
+
+  test('/home greets the user by name and lists only their own campaigns', async ({ page }) => {
+    await openPage(page, '/home', `Welcome back, ${DEMO.displayName}`);
+    await expect(page).toHaveTitle('Your campaigns | campaign-web');
+    const mine = page.getByRole('region', { name: 'Your campaigns' });
+    await expect(mine.getByRole('heading', { level: 3 })).toHaveText([
+      CAMPAIGNS.maple.title,
+      CAMPAIGNS.creek.title,
+      CAMPAIGNS.bikes.title,
+      CAMPAIGNS.youthClub.title,
+    ]);
+    await expect(mine.getByRole('link', { name: CAMPAIGNS.library.title })).toHaveCount(0);
+
+    // The signed-in layout: Home (current) and Profile in the nav, a Sign out button, no Sign in link.
+    await expect(mainNav(page).getByRole('link')).toHaveText(['Home', 'Profile']);
+    await expect(mainNav(page).getByRole('link', { name: 'Home' })).toHaveAttribute('aria-current', 'page');
+    await expect(mainNav(page).getByRole('link', { name: 'Profile' })).not.toHaveAttribute('aria-current');
+    await expect(header(page).getByRole('button', { name: 'Sign out' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Sign in' })).toHaveCount(0);
+  });
+
+  test('/profile shows the profile form of the signed-in user', async ({ page }) => {
+    await openPage(page, '/profile', 'Your profile');
+    await expect(page).toHaveTitle('Your profile | campaign-web');
+    await expect(page.getByLabel('Display name')).toHaveValue(DEMO.displayName);
+    await expect(page.getByRole('main')).toContainText(DEMO.email);
+    await expect(page.getByRole('button', { name: 'Save changes' })).toBeEnabled();
+    await expect(page.getByRole('main').getByRole('button', { name: 'Sign out' })).toBeVisible();
+  });
+
+  test('the landing page offers "Go to your campaigns" instead of "Sign in"', async ({ page }) => {
+    await openPage(page, '/', LANDING_TITLE);
+    await page.getByRole('link', { name: 'Go to your campaigns' }).click();
+    await expectPage(page, { url: '/home', heading: `Welcome back, ${DEMO.displayName}` });
+  });
+});
+
+test.describe('client-side navigation', () => {
+  test('a link commits the URL, sets the title, focuses the new h1 and announces the page', async ({ page }) => {
+    await openPage(page, '/', LANDING_TITLE);
+    const documentRequests: string[] = [];
+    page.on('request', (request) => {
+      if (request.resourceType() === 'document') documentRequests.push(request.url());
+    });
+
+    await page.getByRole('link', { name: CAMPAIGNS.maple.title }).click();
+    await expectPage(page, {
+      url: '/campaign/1',
+      heading: CAMPAIGNS.maple.title,
+      title: pageTitleOf(CAMPAIGNS.maple.title),
+    });
+    await expect(mainHeading(page)).toBeFocused();
+    await expect(announcer(page)).toHaveText(pageTitleOf(CAMPAIGNS.maple.title));
+
+    await page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: 'All campaigns' }).click();
+    await expectPage(page, { url: '/', heading: LANDING_TITLE, title: pageTitleOf(LANDING_TITLE) });
+    await expect(mainHeading(page)).toBeFocused();
+    await expect(announcer(page)).toHaveText(pageTitleOf(LANDING_TITLE));
+
+    await page.getByRole('contentinfo').getByRole('link', { name: 'Component gallery' }).click();
+    await expectPage(page, { url: '/campaign/components/info', heading: 'Component gallery' });
+    await expect(mainHeading(page)).toBeFocused();
+    await expect(announcer(page)).toHaveText('Component gallery | campaign-web');
+
+    // All of it happened inside the one document.
+    expect(documentRequests).toEqual([]);
+  });
+
+  test('a slow navigation keeps the old page and URL, shows the loading bar after 250 ms, then commits', async ({
+    page,
+  }) => {
+    await openPage(page, '/', LANDING_TITLE);
+    await watchLoadingBar(page);
+
+    // Hold the campaign's data until the test has seen the in-between state, then let it through.
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/campaigns/1', async (route) => {
+      await gate;
+      await route.continue();
+    });
+
+    await page.getByRole('link', { name: CAMPAIGNS.maple.title }).click();
+    const bar = page.getByRole('progressbar', { name: 'Loading page' });
+    await expect(bar).toBeVisible();
+    // Nothing is committed while the page's data is missing.
+    await expect(page).toHaveURL('/');
+    await expect(mainHeading(page)).toHaveText(LANDING_TITLE);
+    await expect(page.getByRole('main')).toHaveAttribute('aria-busy', 'true');
+    const { delayAfterClick } = await loadingBarRecord(page);
+    expect(delayAfterClick, 'the bar waits for the 250 ms threshold').toBeGreaterThanOrEqual(245);
+
+    release();
+    await expectPage(page, { url: '/campaign/1', heading: CAMPAIGNS.maple.title });
+    await expect(bar).toHaveCount(0);
+    await expect(page.getByRole('main')).toHaveAttribute('aria-busy', 'false');
+    expect((await loadingBarRecord(page)).shown).toBe(1);
+  });
+
+  test('fast navigations never show the loading bar', async ({ page }) => {
+    await openPage(page, '/', LANDING_TITLE);
+    await watchLoadingBar(page);
+    await page.getByRole('link', { name: 'Browse the component gallery' }).click();
+    await expectPage(page, { url: '/campaign/components/info', heading: 'Component gallery' });
+    await header(page).getByRole('link', { name: 'campaign-web' }).click();
+    await expectPage(page, { url: '/', heading: LANDING_TITLE });
+    expect((await loadingBarRecord(page)).shown).toBe(0);
+  });
+
+  test('a newer navigation supersedes a pending one, whose late data never takes over', async ({ page }) => {
+    await openPage(page, '/', LANDING_TITLE);
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/campaigns/1', async (route) => {
+      await gate;
+      await route.continue().catch(() => {});
+    });
+    const cancelled = page.waitForEvent('requestfailed', (request) => request.url().endsWith('/api/campaigns/1'));
+
+    await page.getByRole('link', { name: CAMPAIGNS.maple.title }).click();
+    await expect(page.getByRole('progressbar', { name: 'Loading page' })).toBeVisible();
+    await page.getByRole('link', { name: 'Browse the component gallery' }).click();
+    await expectPage(page, { url: '/campaign/components/info', heading: 'Component gallery' });
+
+    // The superseded request is cancelled, so its answer can never commit campaign 1.
+    await cancelled;
+    release();
+    await expect(page.getByRole('progressbar', { name: 'Loading page' })).toHaveCount(0);
+    await expectPage(page, { url: '/campaign/components/info', heading: 'Component gallery' });
+  });
+});

@@ -1,0 +1,36 @@
+import { defineConfig } from '@playwright/test';
+
+// scripts/e2e.mjs picks the free port and the data folder once, before any worker starts.
+const port = Number(process.env.E2E_PORT) || 4173;
+const baseURL = `http://127.0.0.1:${port}`;
+
+/** Headless Chromium's own user agent counts as a crawler, which would hide every error page. */
+export const DESKTOP_CHROME_UA =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36';
+
+export default defineConfig({
+  testDir: 'e2e',
+  fullyParallel: true,
+  workers: 2,
+  retries: 0,
+  forbidOnly: !!process.env.CI,
+  reporter: process.env.CI ? [['list']] : [['list']],
+  timeout: 30_000,
+  expect: { timeout: 5_000 },
+  use: {
+    baseURL,
+    userAgent: DESKTOP_CHROME_UA,
+    launchOptions: {
+      executablePath: process.env.CHROME_PATH || '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic'],
+    },
+    trace: 'retain-on-failure',
+  },
+  webServer: {
+    command: `npx vite preview --host 127.0.0.1 --port ${port} --strictPort`,
+    url: `${baseURL}/`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    env: { DATA_DIR: process.env.E2E_DATA_DIR ?? '.data/e2e', VITE_CONFIG_NATIVE_IGNORE_WARNING: 'true' },
+  },
+});

@@ -1,0 +1,40 @@
+// Runs the Playwright suite against the production build on a free port with a fresh demo database.
+// Extra arguments go to `playwright test` (e.g. `npm run test:e2e -- e2e/routes.spec.ts`).
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { findChromium } from './find-chromium.mjs';
+
+const chromium = findChromium();
+if (!chromium) {
+  console.error('No Chromium found: install it with `sudo apt-get install -y chromium` (Debian) or set CHROME_PATH.');
+  process.exit(1);
+}
+if (!existsSync('dist/index.html')) {
+  console.error('No production build in dist/: run `npm run build` first.');
+  process.exit(1);
+}
+
+/** Asks the kernel for a port nobody holds, so a busy 4173 can never break the run. */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+const port = await freePort();
+const dataDir = mkdtempSync(join(tmpdir(), 'campaign-web-e2e-'));
+const result = spawnSync('npx', ['playwright', 'test', ...process.argv.slice(2)], {
+  stdio: 'inherit',
+  env: { ...process.env, E2E_PORT: String(port), E2E_DATA_DIR: dataDir, CHROME_PATH: chromium },
+});
+rmSync(dataDir, { recursive: true, force: true });
+process.exit(result.status ?? 1);
