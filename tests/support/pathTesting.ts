@@ -84,6 +84,8 @@ export function generateEdgePaths<TInput>(options: PathModelOptions<TInput>): Ge
     const prefix = toState.get(stateKey);
     if (!prefix) continue;
     for (const transition of Object.values(entry.transitions)) {
+      // An event no transition takes in this state is not an edge; sending it would test nothing.
+      if (!entry.state.can(transition.event)) continue;
       const next = { event: transition.event, state: transition.state };
       const steps = [...prefix, next];
       // One path per (state value, event): context variants only help the graph reach states.

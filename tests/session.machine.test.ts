@@ -1,0 +1,180 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  type AnyEventObject,
+  type AnyMachineSnapshot,
+  createActor,
+  createMachine,
+  fromPromise,
+  sendTo,
+} from 'xstate';
+import { type SessionUser, sessionMachine } from '../machines/session.machine';
+import { flush } from './support/appHarness';
+import { CoverageRecorder, generateEdgePaths, replayPath } from './support/pathTesting';
+
+const demo: SessionUser = { id: 'u1', email: 'demo@example.com', displayName: 'Demo User' };
+
+interface Control {
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
+}
+
+/** A session whose requests the test answers, living under a parent that records what it reports. */
+function startSession() {
+  const pending: Record<string, Control[]> = {};
+  const controlled = (name: string) =>
+    fromPromise<never, unknown>(
+      () =>
+        new Promise((resolve, reject) => {
+          (pending[name] ??= []).push({ resolve: resolve as (value: unknown) => void, reject });
+        }),
+    );
+  const session = sessionMachine.provide({
+    actors: {
+      fetchSession: controlled('fetchSession'),
+      signIn: controlled('signIn'),
+      signOut: controlled('signOut'),
+      saveProfile: controlled('saveProfile'),
+    },
+  });
+  const reports: boolean[] = [];
+  const parent = createMachine({
+    types: {} as {
+      events: { type: 'session.changed'; signedIn: boolean } | { type: 'forward'; event: AnyEventObject };
+    },
+    invoke: { id: 'session', src: session },
+    on: {
+      'session.changed': { actions: ({ event }) => reports.push(event.signedIn) },
+      forward: { actions: sendTo('session', ({ event }) => event.event) },
+    },
+  });
+  const actor = createActor(parent).start();
+  const child = () =>
+    actor.getSnapshot().children.session as unknown as { getSnapshot(): AnyMachineSnapshot };
+  return {
+    reports,
+    send: (event: AnyEventObject) => actor.send({ type: 'forward', event }),
+    snapshot: () => child().getSnapshot(),
+    async answer(name: string, value: unknown) {
+      pending[name]?.shift()?.resolve(value);
+      await flush();
+    },
+    async fail(name: string, message: string) {
+      pending[name]?.shift()?.reject(new Error(message));
+      await flush();
+    },
+  };
+}
+
+describe('session machine', () => {
+  it('starts by asking the server who is signed in, and reports the answer', async () => {
+    const session = startSession();
+    expect(session.snapshot().hasTag('busy')).toBe(true);
+    await session.answer('fetchSession', demo);
+    expect(session.snapshot().matches({ signedIn: 'idle' })).toBe(true);
+    expect(session.snapshot().context.user).toEqual(demo);
+    expect(session.reports).toEqual([true]);
+  });
+
+  it('is signed out, with a readable reason, when the server cannot be asked', async () => {
+    const session = startSession();
+    await session.fail('fetchSession', 'The server could not be reached.');
+    expect(session.snapshot().matches('signedOut')).toBe(true);
+    expect(session.snapshot().context.error).toBe(
+      'Could not check whether you are signed in: The server could not be reached.',
+    );
+    expect(session.reports).toEqual([false]);
+  });
+
+  it('keeps the server message when signing in fails, and clears it on the next try', async () => {
+    const session = startSession();
+    await session.answer('fetchSession', null);
+    session.send({ type: 'session.signIn', email: 'demo@example.com', password: 'wrong' });
+    expect(session.snapshot().matches('signingIn')).toBe(true);
+    await session.fail('signIn', 'Incorrect email or password');
+    expect(session.snapshot().context.error).toBe('Incorrect email or password');
+    session.send({ type: 'session.signIn', email: 'demo@example.com', password: 'demo-password' });
+    expect(session.snapshot().context.error).toBeNull();
+    await session.answer('signIn', demo);
+    expect(session.snapshot().context.user).toEqual(demo);
+    expect(session.reports).toEqual([false, false, true]);
+  });
+
+  it('saves the profile and shows the saved user', async () => {
+    const session = startSession();
+    await session.answer('fetchSession', demo);
+    session.send({ type: 'session.saveProfile', displayName: 'Dee' });
+    expect(session.snapshot().matches({ signedIn: 'saving' })).toBe(true);
+    await session.answer('saveProfile', { ...demo, displayName: 'Dee' });
+    expect(session.snapshot().matches({ signedIn: 'saved' })).toBe(true);
+    expect(session.snapshot().context.user?.displayName).toBe('Dee');
+  });
+
+  it('stays signed in, saying why, when signing out fails', async () => {
+    const session = startSession();
+    await session.answer('fetchSession', demo);
+    session.send({ type: 'session.signOut' });
+    await session.fail('signOut', 'Network down');
+    expect(session.snapshot().matches('signedIn')).toBe(true);
+    expect(session.snapshot().context.error).toBe('Signing out failed: Network down');
+  });
+});
+
+describe('session machine: generated paths', () => {
+  const never = <T>() => fromPromise<T>(() => new Promise<T>(() => {}));
+  // Reports to a parent are not under test here; the walk has no parent to send them to.
+  const inert = sessionMachine.provide({
+    actors: { fetchSession: never(), signIn: never(), signOut: never(), saveProfile: never() },
+    actions: { reportSignedIn: () => {}, reportSignedOut: () => {} },
+  });
+  const events: AnyEventObject[] = [
+    { type: 'xstate.done.actor.fetchSession', output: demo },
+    { type: 'xstate.done.actor.fetchSession', output: null },
+    { type: 'xstate.error.actor.fetchSession', error: new Error('offline') },
+    { type: 'session.signIn', email: 'demo@example.com', password: 'demo-password' },
+    { type: 'xstate.done.actor.signIn', output: demo },
+    { type: 'xstate.error.actor.signIn', error: new Error('Incorrect email or password') },
+    { type: 'session.saveProfile', displayName: 'Dee' },
+    { type: 'xstate.done.actor.saveProfile', output: { ...demo, displayName: 'Dee' } },
+    {
+      type: 'xstate.error.actor.saveProfile',
+      error: new Error('Display name must be between 1 and 60 characters.'),
+    },
+    { type: 'session.signOut' },
+    { type: 'xstate.done.actor.signOut' },
+    { type: 'xstate.error.actor.signOut', error: new Error('offline') },
+    { type: 'session.dismissError' },
+  ];
+  const serializeState = (snapshot: AnyMachineSnapshot) =>
+    JSON.stringify([snapshot.value, snapshot.context.error !== null, snapshot.context.profileError !== null]);
+  const paths = generateEdgePaths({ machine: inert, events, serializeState });
+  const recorder = new CoverageRecorder(inert);
+
+  function assertState(snapshot: AnyMachineSnapshot) {
+    const settled = snapshot.matches('signedIn') || snapshot.matches('signedOut');
+    expect(snapshot.hasTag('settled')).toBe(settled);
+    expect(snapshot.hasTag('busy')).toBe(!settled || snapshot.matches({ signedIn: 'saving' }));
+    if (snapshot.matches('signedIn')) expect(snapshot.context.user).not.toBeNull();
+    if (snapshot.matches('signedOut'))
+      expect(snapshot.context.user === null || snapshot.context.error !== null).toBe(true);
+  }
+
+  it('generates a path for every edge of the state graph', () => {
+    expect(paths.length).toBeGreaterThan(15);
+  });
+
+  for (const path of paths) {
+    it(path.description, () => {
+      replayPath(path, {
+        logic: inert,
+        recorder,
+        assertState,
+        expectValue: (actual, expected, message) => expect(actual, message).toEqual(expected),
+      });
+    });
+  }
+
+  afterAll(() => {
+    const report = recorder.report('session machine');
+    expect(report.missing).toEqual([]);
+  });
+});
