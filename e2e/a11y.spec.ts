@@ -32,7 +32,12 @@ async function expectNoSeriousViolations(page: Page, label: string): Promise<voi
 }
 
 /** Presses Tab (or Shift+Tab), as a keyboard user would, until `target` has focus, at most `limit` times. */
-async function tabTo(page: Page, target: Locator, key: 'Tab' | 'Shift+Tab' = 'Tab', limit = 15): Promise<void> {
+async function tabTo(
+  page: Page,
+  target: Locator,
+  key: 'Tab' | 'Shift+Tab' = 'Tab',
+  limit = 15,
+): Promise<void> {
   for (let presses = 0; presses < limit; presses += 1) {
     await page.keyboard.press(key);
     if (await target.evaluate((element) => element === document.activeElement)) return;
@@ -51,11 +56,6 @@ test.describe('axe finds no serious or critical violation', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page.getByLabel('Email')).toHaveAccessibleDescription('Enter your email address.');
     await expectNoSeriousViolations(page, '/login with field errors');
-    await page.getByLabel('Email').fill(DEMO.email);
-    await page.getByLabel('Password').fill('not-the-password');
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await expect(page.getByRole('alert')).toHaveText('Incorrect email or password');
-    await expectNoSeriousViolations(page, '/login with the server error');
 
     await page.getByRole('contentinfo').getByRole('link', { name: 'Component gallery' }).click();
     await expectPage(page, { url: '/campaign/components/info', heading: 'Component gallery' });
@@ -73,10 +73,6 @@ test.describe('axe finds no serious or critical violation', () => {
     await mainNav(page).getByRole('link', { name: 'Profile' }).click();
     await expectPage(page, { url: '/profile', heading: 'Your profile' });
     await expectNoSeriousViolations(page, '/profile');
-    await page.getByLabel('Display name').fill('');
-    await page.getByRole('button', { name: 'Save changes' }).click();
-    await expect(page.getByLabel('Display name')).toHaveAttribute('aria-invalid', 'true');
-    await expectNoSeriousViolations(page, '/profile with a field error');
   });
 
   test('on the 404 and 500 error views', async ({ page }) => {
@@ -85,7 +81,11 @@ test.describe('axe finds no serious or critical violation', () => {
     await expectNoSeriousViolations(page, 'the 404 view');
 
     await page.route('**/api/campaigns/1', (route) =>
-      route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ message: 'Boom' }) }),
+      route.fulfill({
+        status: 500,
+        contentType: 'application/json',
+        body: JSON.stringify({ message: 'Boom' }),
+      }),
     );
     await page.goto('/campaign/1');
     await expect(mainHeading(page)).toHaveText('500');
@@ -94,7 +94,9 @@ test.describe('axe finds no serious or critical violation', () => {
 });
 
 test.describe('keyboard', () => {
-  test('the skip link is the first Tab stop and moves focus into main without navigating', async ({ page }) => {
+  test('the skip link is the first Tab stop and moves focus into main without navigating', async ({
+    page,
+  }) => {
     await openPage(page, '/', LANDING_TITLE);
     const apiRequests: string[] = [];
     page.on('request', (request) => {

@@ -35,7 +35,9 @@ async function expectNoLayout(page: Page): Promise<void> {
 }
 
 test.describe('404', () => {
-  test('an unmatched path shows the 404 page instead of the layout; "Go back home" clears it', async ({ page }) => {
+  test('an unmatched path shows the 404 page instead of the layout; "Go back home" clears it', async ({
+    page,
+  }) => {
     await page.goto('/no/such/page');
     await expectPage(page, { url: '/no/such/page', heading: '404', title: NOT_FOUND_TITLE });
     await expect(page.getByRole('heading', { level: 2 })).toHaveText('Page Not Found');
@@ -55,7 +57,13 @@ test.describe('404', () => {
   });
 
   test('a campaign id that fails validation is a 404 that echoes the full path', async ({ page }) => {
-    for (const path of ['/campaign/abc', '/campaign/0', '/campaign/01', '/campaign/-1', '/campaign/abc?x=1#top']) {
+    for (const path of [
+      '/campaign/abc',
+      '/campaign/0',
+      '/campaign/01',
+      '/campaign/-1',
+      '/campaign/abc?x=1#top',
+    ]) {
       await test.step(path, async () => {
         await page.goto(path);
         await expectPage(page, { url: path, heading: '404', title: NOT_FOUND_TITLE });
@@ -86,7 +94,9 @@ test.describe('404', () => {
         await expect(mainHeading(page)).toHaveText('404');
         // The message is exactly what the address bar holds, character for character.
         const shown = new URL(page.url());
-        await expect(errorMessage(page)).toHaveText(`Page not found: ${shown.pathname}${shown.search}${shown.hash}`);
+        await expect(errorMessage(page)).toHaveText(
+          `Page not found: ${shown.pathname}${shown.search}${shown.hash}`,
+        );
         await expect(page.getByRole('main').locator('img, b, i')).toHaveCount(0);
       });
     }
@@ -99,7 +109,9 @@ test.describe('404', () => {
     expect(message).toBe(`Page not found: /${'a'.repeat(198)}…`);
   });
 
-  test('malformed escapes in a path reached by back/forward give a 404 page, not a crash', async ({ page }) => {
+  test('malformed escapes in a path reached by back/forward give a 404 page, not a crash', async ({
+    page,
+  }) => {
     await openPage(page, '/', LANDING_TITLE);
     for (const [path, message] of [
       ['/campaign/%E0%A4%A', 'Page Not Found: /campaign/%E0%A4%A'],
@@ -141,7 +153,11 @@ test.describe('500', () => {
     page,
   }) => {
     await page.route('**/api/campaigns/1', (route) =>
-      route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ message: 'Boom' }) }),
+      route.fulfill({
+        status: 500,
+        contentType: 'application/json',
+        body: JSON.stringify({ message: 'Boom' }),
+      }),
     );
     await page.goto('/campaign/1');
     await expectPage(page, { url: '/campaign/1', heading: '500', title: SERVER_ERROR_TITLE });
@@ -164,7 +180,11 @@ test.describe('500', () => {
   test('an error message full of markup is shown as text', async ({ page }) => {
     const markup = '<img src=x onerror=alert(1)><b>bold</b><script>alert(2)</script>';
     await page.route('**/api/campaigns/2', (route) =>
-      route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ message: markup }) }),
+      route.fulfill({
+        status: 500,
+        contentType: 'application/json',
+        body: JSON.stringify({ message: markup }),
+      }),
     );
     await page.goto('/campaign/2');
     await expect(mainHeading(page)).toHaveText('500');
@@ -172,7 +192,9 @@ test.describe('500', () => {
     await expect(page.getByRole('main').locator('img, b, script')).toHaveCount(0);
   });
 
-  test('failures during client-side navigation: unreachable server and a missing page chunk', async ({ page }) => {
+  test('failures during client-side navigation: unreachable server and a missing page chunk', async ({
+    page,
+  }) => {
     await openPage(page, '/', LANDING_TITLE);
 
     await page.route('**/api/campaigns/1', (route) => route.abort('internetdisconnected'));
@@ -254,7 +276,9 @@ test.describe('start-up failures', () => {
           await route.fulfill({ response, body: withoutRoot });
         },
       );
-      const logged = page.waitForEvent('console', (message) => message.text().includes('Error while mounting app:'));
+      const logged = page.waitForEvent('console', (message) =>
+        message.text().includes('Error while mounting app:'),
+      );
       await page.goto('/');
       await logged;
       await expect(page.getByRole('alert').getByRole('heading')).toHaveText('campaign-web could not start');

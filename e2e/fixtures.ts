@@ -19,7 +19,11 @@ export interface Account {
  * The two seeded accounts. Only e2e/profile.spec.ts may change Sam's display name (and restores it);
  * every other spec that asserts a name signs in as the demo user, whose name no test changes.
  */
-export const DEMO: Account = { email: 'demo@example.com', password: 'demo-password', displayName: 'Demo User' };
+export const DEMO: Account = {
+  email: 'demo@example.com',
+  password: 'demo-password',
+  displayName: 'Demo User',
+};
 export const SAM: Account = { email: 'sam@example.com', password: 'sam-password', displayName: 'Sam Rivera' };
 
 export const APP_NAME = 'campaign-web';
@@ -93,7 +97,10 @@ export async function signInViaApi(page: Page, account: Account): Promise<void> 
 }
 
 /** Fills and submits the sign-in form of the page on screen (which must be /login). */
-export async function signInWithForm(page: Page, account: Pick<Account, 'email' | 'password'>): Promise<void> {
+export async function signInWithForm(
+  page: Page,
+  account: Pick<Account, 'email' | 'password'>,
+): Promise<void> {
   await expect(mainHeading(page)).toHaveText('Sign in');
   await page.getByLabel('Email').fill(account.email);
   await page.getByLabel('Password').fill(account.password);
@@ -146,7 +153,9 @@ interface LoadingBarRecord {
 }
 
 /** What `watchLoadingBar` saw: how often the bar appeared, and ms from the last click to its first appearance. */
-export async function loadingBarRecord(page: Page): Promise<{ shown: number; delayAfterClick: number | null }> {
+export async function loadingBarRecord(
+  page: Page,
+): Promise<{ shown: number; delayAfterClick: number | null }> {
   return page.evaluate(() => {
     const record = (window as unknown as LoadingBarRecord).__loadingBar;
     if (!record) throw new Error('watchLoadingBar was not called');

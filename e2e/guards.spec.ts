@@ -20,14 +20,25 @@ import {
 const WELCOME = `Welcome back, ${DEMO.displayName}`;
 
 test.describe('auth guard', () => {
-  test('a deep link to /home sends a signed-out user to sign in, and back to /home afterwards', async ({ page }) => {
+  test('a deep link to /home sends a signed-out user to sign in, and back to /home afterwards', async ({
+    page,
+  }) => {
+    await openPage(page, '/', LANDING_TITLE);
     await page.goto('/home');
-    await expectPage(page, { url: '/login?redirect=%2Fhome', heading: 'Sign in', title: 'Sign in | campaign-web' });
+    await expectPage(page, {
+      url: '/login?redirect=%2Fhome',
+      heading: 'Sign in',
+      title: 'Sign in | campaign-web',
+    });
     await expect(page.getByRole('main')).toContainText('You will go back to /home afterwards.');
 
     await signInWithForm(page, DEMO);
     await expectPage(page, { url: '/home', heading: WELCOME, title: 'Your campaigns | campaign-web' });
     await expect(mainNav(page).getByRole('link')).toHaveText(['Home', 'Profile']);
+
+    // Both the redirect to /login and the one back replaced the entry: Back leaves for the page before.
+    await page.goBack();
+    await expectPage(page, { url: '/', heading: LANDING_TITLE });
   });
 
   test('the return-to keeps the full path, query and hash included', async ({ page }) => {
@@ -62,7 +73,9 @@ test.describe('auth guard', () => {
 });
 
 test.describe('sign-in form', () => {
-  test('a wrong password shows the server message in an alert and keeps what the user typed', async ({ page }) => {
+  test('a wrong password shows the server message in an alert and keeps what the user typed', async ({
+    page,
+  }) => {
     await page.goto('/home');
     await expectPage(page, { url: '/login?redirect=%2Fhome', heading: 'Sign in' });
     await signInWithForm(page, { email: DEMO.email, password: 'not-the-password' });
@@ -96,16 +109,20 @@ test.describe('sign-in form', () => {
     await signInWithForm(page, { email: DEMO.email, password: 'not-the-password' });
     await expect(page.getByRole('alert')).toHaveText('Incorrect email or password');
     // Let any follow-up render and effect run before checking that nothing moved.
-    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
-    await expect(mainHeading(page)).not.toBeFocused();
-    await expect(announcer(page)).toHaveText('');
+    await page.evaluate(
+      () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+    );
+    // Settled by now: a short timeout keeps this known failure cheap.
+    await expect(mainHeading(page)).not.toBeFocused({ timeout: 1_000 });
+    await expect(announcer(page)).toHaveText('', { timeout: 1_000 });
   });
 
   test('empty fields show inline errors tied to the fields, and nothing is sent', async ({ page }) => {
     await openPage(page, '/login', 'Sign in');
     const signInRequests: string[] = [];
     page.on('request', (request) => {
-      if (request.url().endsWith('/api/session') && request.method() === 'POST') signInRequests.push(request.url());
+      if (request.url().endsWith('/api/session') && request.method() === 'POST')
+        signInRequests.push(request.url());
     });
 
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -167,23 +184,30 @@ async function expectHomeOnThisOrigin(page: Page, origin: string, payload: strin
 
 test.describe('open-redirect payloads in ?redirect= all end on /home', () => {
   // Signing in with the form: the page never promises the hostile target, and the user lands on /home.
-  const viaForm = [OPEN_REDIRECTS.slice(0, 6), OPEN_REDIRECTS.slice(6)];
-  for (const [index, group] of viaForm.entries()) {
-    test(`after signing in with the form (${index + 1}/${viaForm.length})`, async ({ page, baseURL }) => {
-      const origin = new URL(baseURL ?? '').origin;
-      for (const payload of group) {
-        await test.step(`redirect=${payload.query} (${payload.value})`, async () => {
-          await page.goto(`/login?redirect=${payload.query}`);
-          await expect(mainHeading(page)).toHaveText('Sign in');
-          await expect(page.getByRole('main')).toContainText('You will go back to /home afterwards.');
-          await signInWithForm(page, DEMO);
-          await expectHomeOnThisOrigin(page, origin, payload.query);
-          const signOut = await page.request.delete('/api/session');
-          expect(signOut.status()).toBe(204);
-        });
-      }
-    });
-  }
+  // (The guest guard decides both here and below, so a sample of the payloads is enough for the form.)
+  test('after signing in with the form', async ({ page, baseURL }) => {
+    const origin = new URL(baseURL ?? '').origin;
+    const sample = OPEN_REDIRECTS.filter((payload) =>
+      [
+        '%2F%2Fevil.example',
+        'https%3A%2F%2Fevil.example',
+        '%2F%09%2Fevil.example',
+        'javascript%3Aalert(1)',
+      ].includes(payload.query),
+    );
+    expect(sample).toHaveLength(4);
+    for (const payload of sample) {
+      await test.step(`redirect=${payload.query} (${payload.value})`, async () => {
+        await page.goto(`/login?redirect=${payload.query}`);
+        await expect(mainHeading(page)).toHaveText('Sign in');
+        await expect(page.getByRole('main')).toContainText('You will go back to /home afterwards.');
+        await signInWithForm(page, DEMO);
+        await expectHomeOnThisOrigin(page, origin, payload.query);
+        const signOut = await page.request.delete('/api/session');
+        expect(signOut.status()).toBe(204);
+      });
+    }
+  });
 
   // Already signed in: the guest guard sends the visitor on at once, to /home.
   test('when a signed-in user opens /login?redirect=...', async ({ page, baseURL }) => {
@@ -199,7 +223,9 @@ test.describe('open-redirect payloads in ?redirect= all end on /home', () => {
 });
 
 test.describe('signing out', () => {
-  test('signing out on /profile ends the session and re-runs the guards: back to sign in', async ({ page }) => {
+  test('signing out on /profile ends the session and re-runs the guards: back to sign in', async ({
+    page,
+  }) => {
     await signInViaApi(page, DEMO);
     await openPage(page, '/profile', 'Your profile');
     await headerSignOut(page).click();

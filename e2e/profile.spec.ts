@@ -68,7 +68,8 @@ test('invalid names are refused before saving; server refusals are shown; Sign o
   const status = page.getByRole('main').getByRole('status');
   const writes: string[] = [];
   page.on('request', (request) => {
-    if (request.url().endsWith('/api/profile') && request.method() === 'PATCH') writes.push(request.postData() ?? '');
+    if (request.url().endsWith('/api/profile') && request.method() === 'PATCH')
+      writes.push(request.postData() ?? '');
   });
 
   for (const [label, value] of [

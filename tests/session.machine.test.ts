@@ -25,7 +25,9 @@ function startSession() {
     fromPromise<never, unknown>(
       () =>
         new Promise((resolve, reject) => {
-          (pending[name] ??= []).push({ resolve: resolve as (value: unknown) => void, reject });
+          const queue = pending[name] ?? [];
+          queue.push({ resolve: resolve as (value: unknown) => void, reject });
+          pending[name] = queue;
         }),
     );
   const session = sessionMachine.provide({

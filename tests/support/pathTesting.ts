@@ -45,7 +45,7 @@ function eventKey(event: AnyEventObject): string {
   return JSON.stringify(event);
 }
 
-function describe(steps: readonly PathStep[]): string {
+function describePath(steps: readonly PathStep[]): string {
   const last = steps[steps.length - 1];
   const target = last ? JSON.stringify(last.state.value) : '?';
   const trail = steps
@@ -92,7 +92,7 @@ export function generateEdgePaths<TInput>(options: PathModelOptions<TInput>): Ge
       const key = `${JSON.stringify(entry.state.value)}|${eventKey(transition.event)}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      paths.push({ description: describe(steps), steps });
+      paths.push({ description: describePath(steps), steps });
     }
   }
   return paths;
