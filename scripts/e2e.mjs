@@ -9,7 +9,9 @@ import { findChromium } from './find-chromium.mjs';
 
 const chromium = findChromium();
 if (!chromium) {
-  console.error('No Chromium found: install it with `sudo apt-get install -y chromium` (Debian) or set CHROME_PATH.');
+  console.error(
+    'No Chromium found: install it with `sudo apt-get install -y chromium` (Debian) or set CHROME_PATH.',
+  );
   process.exit(1);
 }
 if (!existsSync('dist/index.html')) {

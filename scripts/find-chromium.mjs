@@ -4,7 +4,9 @@ import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 
 export function findChromium() {
-  const candidates = [process.env.CHROME_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(Boolean);
+  const candidates = [process.env.CHROME_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(
+    Boolean,
+  );
   return candidates.find((path) => existsSync(path)) ?? null;
 }
 

@@ -23,13 +23,19 @@ for (const scheme of (process.env.SCHEMES ?? 'light,dark').split(',')) {
       viewport: { width, height: 900 },
       colorScheme: scheme,
       // Headless Chromium's own agent counts as a crawler, which would hide the error pages.
-      userAgent: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36',
+      userAgent:
+        'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36',
     });
     const page = await context.newPage();
-    await page.request.post(`${base}/api/session`, { data: { email: 'demo@example.com', password: 'demo-password' } });
+    await page.request.post(`${base}/api/session`, {
+      data: { email: 'demo@example.com', password: 'demo-password' },
+    });
     for (const [name, path, signedIn] of pages) {
       if (signedIn === undefined) await context.clearCookies();
-      else await page.request.post(`${base}/api/session`, { data: { email: 'demo@example.com', password: 'demo-password' } });
+      else
+        await page.request.post(`${base}/api/session`, {
+          data: { email: 'demo@example.com', password: 'demo-password' },
+        });
       await page.goto(base + path);
       await page.waitForLoadState('networkidle');
       await page.evaluate((s) => document.documentElement.setAttribute('data-color-mode', s), scheme);

@@ -1,0 +1,65 @@
+// Benchmarks: figures, never pass/fail. Builds if there is no build, then prints
+//  1. what the first load of `/` downloads (entry, its static imports, CSS, and the `/` page chunk), raw/gzip/brotli;
+//  2. every chunk of the build;
+//  3. navigation throughput of the app machine with instant fake page loads (the machine's own cost).
+import { execSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
+
+if (!existsSync('dist/.vite/manifest.json')) execSync('npm run build', { stdio: 'inherit' });
+const manifest = JSON.parse(readFileSync('dist/.vite/manifest.json', 'utf8'));
+
+const sizes = (file) => {
+  const bytes = readFileSync(`dist/${file}`);
+  return {
+    raw: bytes.length,
+    gzip: gzipSync(bytes, { level: 9 }).length,
+    brotli: brotliCompressSync(bytes).length,
+  };
+};
+const kB = (n) => `${(n / 1000).toFixed(1)} kB`;
+const row = (name, s) =>
+  `${name.padEnd(52)} ${kB(s.raw).padStart(10)} ${kB(s.gzip).padStart(10)} ${kB(s.brotli).padStart(10)}`;
+const header = `${'file'.padEnd(52)} ${'raw'.padStart(10)} ${'gzip -9'.padStart(10)} ${'brotli'.padStart(10)}`;
+
+/** Files a chunk pulls in statically, itself included. */
+function closure(key, seen = new Set()) {
+  if (seen.has(key)) return seen;
+  seen.add(key);
+  for (const imported of manifest[key]?.imports ?? []) closure(imported, seen);
+  return seen;
+}
+
+const entryKey = Object.keys(manifest).find((key) => manifest[key].isEntry);
+const indexPageKey = Object.keys(manifest).find((key) => key.endsWith('src/pages/index.tsx'));
+const groups = [
+  ['entry + static imports (blocks first render)', closure(entryKey)],
+  ['plus the `/` page chunk (first page on screen)', closure(indexPageKey, closure(entryKey))],
+];
+console.log('\n== Initial load of / ==');
+for (const [label, keys] of groups) {
+  const js = [...keys].map((key) => manifest[key].file);
+  const css = [...new Set([...keys].flatMap((key) => manifest[key].css ?? []))];
+  const total = (files) =>
+    files
+      .map(sizes)
+      .reduce((a, b) => ({ raw: a.raw + b.raw, gzip: a.gzip + b.gzip, brotli: a.brotli + b.brotli }), {
+        raw: 0,
+        gzip: 0,
+        brotli: 0,
+      });
+  console.log(`\n${label}`);
+  console.log(header);
+  console.log(row(`JS (${js.length} files)`, total(js)));
+  console.log(row(`CSS (${css.length} files)`, total(css)));
+}
+
+console.log('\n== Every chunk ==');
+console.log(header);
+const files = [
+  ...new Set(Object.values(manifest).flatMap((chunk) => [chunk.file, ...(chunk.css ?? [])])),
+].sort();
+for (const file of files) console.log(row(file, sizes(file)));
+
+console.log('\n== App machine navigation throughput ==');
+execSync('npx vitest bench --run tests/bench --reporter=default', { stdio: 'inherit' });
