@@ -27,7 +27,8 @@ export default defineConfig({
     trace: 'retain-on-failure',
   },
   webServer: {
-    command: `npx vite preview --host 127.0.0.1 --port ${port} --strictPort`,
+    // E2E_OUT_DIR lets a second build be tested while another engineer's run uses dist/.
+    command: `npx vite preview --host 127.0.0.1 --port ${port} --strictPort${process.env.E2E_OUT_DIR ? ` --outDir ${process.env.E2E_OUT_DIR}` : ''}`,
     url: `${baseURL}/`,
     reuseExistingServer: false,
     timeout: 60_000,

@@ -14,8 +14,9 @@ if (!chromium) {
   );
   process.exit(1);
 }
-if (!existsSync('dist/index.html')) {
-  console.error('No production build in dist/: run `npm run build` first.');
+const outDir = process.env.E2E_OUT_DIR ?? 'dist';
+if (!existsSync(`${outDir}/index.html`)) {
+  console.error(`No production build in ${outDir}/: run \`npm run build\` first.`);
   process.exit(1);
 }
 
