@@ -271,5 +271,7 @@ function campaignSummary(c: CampaignRecord): CampaignSummary {
     goal: c.goal,
     raised: c.raised,
     featured: c.featured,
+    // Records from before images existed have none; anything but a string is treated the same.
+    image: typeof c.image === 'string' ? c.image : null,
   };
 }

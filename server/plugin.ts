@@ -1,6 +1,8 @@
 import type { Plugin } from 'vite';
 import { createApi } from './api.ts';
 import { createMiddleware, type Middleware } from './http.ts';
+import { createIconMiddleware } from './icons.ts';
+import { createImageMiddleware } from './images.ts';
 
 export interface DemoApiOptions {
   /** Where db.json lives, relative to process.cwd(). Defaults to $DATA_DIR, then `.data`. */
@@ -23,6 +25,23 @@ export function demoApi(options: DemoApiOptions = {}): Plugin {
   };
   return {
     name: 'campaign-web:demo-api',
+    configureServer: install,
+    configurePreviewServer: install,
+  };
+}
+
+/**
+ * Serves the icon endpoint (`/api/_nuxt_icon/*`, server/icons.ts) and the image optimiser (`/_ipx/*`,
+ * server/images.ts) from both `vite` (dev) and `vite preview`.
+ */
+export function assetEndpoints(): Plugin {
+  let middlewares: Middleware[] | undefined;
+  const install = (server: { middlewares: { use(fn: Middleware): unknown } }) => {
+    middlewares ??= [createIconMiddleware(), createImageMiddleware()];
+    for (const middleware of middlewares) server.middlewares.use(middleware);
+  };
+  return {
+    name: 'campaign-web:asset-endpoints',
     configureServer: install,
     configurePreviewServer: install,
   };

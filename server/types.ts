@@ -20,6 +20,11 @@ export interface CampaignSummary {
   goal: number;
   raised: number;
   featured: boolean;
+  /**
+   * The campaign's picture as a source path for the image optimiser (`/_ipx/{modifiers}{image}`), e.g.
+   * `/campaigns/campaign-1.jpg` under server/fixtures/images; null when it has none.
+   */
+  image: string | null;
 }
 
 export interface Campaign extends CampaignSummary {

@@ -177,8 +177,18 @@ describe('GET /api/campaigns', () => {
     const campaigns = (res.body as { campaigns: Record<string, unknown>[] }).campaigns;
     expect(campaigns.every((c) => c.status !== 'draft')).toBe(true);
     expect(Object.keys(campaigns[0] ?? {}).sort()).toEqual(
-      ['featured', 'goal', 'id', 'raised', 'status', 'summary', 'title'].sort(),
+      ['featured', 'goal', 'id', 'image', 'raised', 'status', 'summary', 'title'].sort(),
     );
+    expect(campaigns[0]?.image).toBe('/campaigns/campaign-1.jpg');
+  });
+
+  it('gives campaigns stored before images existed a null image', async () => {
+    const { api, dataDir } = await setup();
+    const seed = JSON.parse(await readFile(new URL('../server/fixtures/seed.json', import.meta.url), 'utf8'));
+    for (const campaign of seed.campaigns) delete campaign.image;
+    await writeFile(path.join(dataDir, 'db.json'), JSON.stringify(seed));
+    const res = await call(api, 'GET', '/api/campaigns/1');
+    expect((res.body as { campaign: Record<string, unknown> }).campaign.image).toBeNull();
   });
 
   it('filters with ?featured=1', async () => {

@@ -2,6 +2,8 @@ import type { Campaign, CampaignResponse } from '../../server/types';
 import { css } from '../../styled-system/css';
 import { apiRequest } from '../platform/api';
 import { GoalProgress, StatusBadge } from '../ui/CampaignCard';
+import { Icon } from '../ui/Icon';
+import { Image } from '../ui/Image';
 import { Link } from '../ui/Link';
 import { card, muted, pageTitle, stack } from '../ui/styles';
 import { definePage, type PageProps } from './types';
@@ -17,7 +19,17 @@ function CampaignPage({ data: campaign }: PageProps<Campaign>) {
   return (
     <article className={stack}>
       <nav aria-label="Breadcrumb" className={css({ fontSize: 'sm' })}>
-        <Link to="/" className={css({ color: 'fg.muted', _hover: { color: 'fg.highlighted' } })}>
+        <Link
+          to="/"
+          className={css({
+            color: 'fg.muted',
+            display: 'inline-flex',
+            alignItems: 'center',
+            gap: '1',
+            _hover: { color: 'fg.highlighted' },
+          })}
+        >
+          <Icon name="lucide:arrow-left" />
           All campaigns
         </Link>
       </nav>
@@ -30,6 +42,16 @@ function CampaignPage({ data: campaign }: PageProps<Campaign>) {
         </h1>
         <p className={css({ fontSize: 'lg', color: 'fg.muted', maxW: '3xl' })}>{campaign.summary}</p>
       </header>
+      {/* The hero is above the fold: fetched at once, first. Decorative, since the title says what it is. */}
+      <Image
+        src={campaign.image}
+        alt=""
+        width={1104}
+        height={368}
+        fit="cover"
+        priority
+        className={css({ borderRadius: 'card', borderWidth: '1px', borderColor: 'border' })}
+      />
       <div
         className={css({
           display: 'grid',

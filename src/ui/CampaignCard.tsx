@@ -1,5 +1,6 @@
 import type { CampaignStatus, CampaignSummary } from '../../server/types';
 import { css } from '../../styled-system/css';
+import { Image } from './Image';
 import { Link } from './Link';
 
 const statusLabels: Readonly<Record<CampaignStatus, string>> = {
@@ -86,6 +87,19 @@ export function CampaignCard({ campaign }: { readonly campaign: CampaignSummary 
         _focusWithin: { borderColor: 'primary' },
       })}
     >
+      <div
+        className={css({
+          mt: '-5',
+          mx: '-5',
+          overflow: 'hidden',
+          borderTopRadius: 'card',
+          borderBottomWidth: '1px',
+          borderColor: 'border',
+        })}
+      >
+        {/* Decorative: the title below names the campaign. Cards sit below the fold, so they load lazily. */}
+        <Image src={campaign.image} alt="" width={480} height={270} fit="cover" />
+      </div>
       <div
         className={css({ display: 'flex', justifyContent: 'space-between', gap: '3', alignItems: 'start' })}
       >

@@ -1,0 +1,106 @@
+import { config, type ImageConfig, type ImageFit, type ImageFormat } from '../config';
+
+/** What an image URL may ask of the optimiser; everything else is dropped or clamped on the way in. */
+export interface ImageModifiers {
+  /** CSS pixels at density 1: a number, `'300'` or `'300px'` (nuxt/image's `parseSize`). */
+  readonly width?: number | string | undefined;
+  readonly height?: number | string | undefined;
+  /** Defaults to `config.images.defaultFormat`; a format the server does not know falls back to it. */
+  readonly format?: ImageFormat | undefined;
+  /** 1–100. */
+  readonly quality?: number | undefined;
+  readonly fit?: ImageFit | undefined;
+}
+
+const QUALITY_MIN = 1;
+const QUALITY_MAX = 100;
+
+function clamp(value: number, min: number, max: number): number {
+  return Math.min(max, Math.max(min, value));
+}
+
+function parseSize(value: unknown): number | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
+  if (typeof value !== 'string') return undefined;
+  const match = /^\s*(\d+(?:\.\d+)?)(?:px)?\s*$/.exec(value);
+  return match?.[1] === undefined ? undefined : Number(match[1]);
+}
+
+function dimension(value: unknown, images: ImageConfig): number | undefined {
+  const size = parseSize(value);
+  return size === undefined ? undefined : clamp(Math.round(size), 1, images.maxDimension);
+}
+
+/**
+ * The source as a same-origin path below the optimiser: split on `/` and `\`, empty, `.` and `..` segments
+ * dropped, each segment percent-encoded. So no input can leave the image folder or the origin: a full URL
+ * such as `https://x.test/a.png` becomes the (missing, hence 404) local path `https%3A/x.test/a.png`.
+ */
+export function imageSourcePath(src: string): string {
+  return String(src)
+    .split(/[/\\]+/)
+    .filter((segment) => segment !== '' && segment !== '.' && segment !== '..')
+    .map((segment) => encodeURIComponent(segment))
+    .join('/');
+}
+
+/**
+ * The modifiers part of an optimiser URL, in nuxt/image's order: `w_`/`h_` when only one is set, then `f_`,
+ * `q_`, `fit_`, and `s_{w}x{h}` last when both are set. Joined by `&`.
+ */
+export function imageModifiers(modifiers: ImageModifiers = {}, images: ImageConfig = config.images): string {
+  const width = dimension(modifiers.width, images);
+  const height = dimension(modifiers.height, images);
+  const format = images.formats.includes(modifiers.format as ImageFormat)
+    ? (modifiers.format as ImageFormat)
+    : images.defaultFormat;
+  const ops: string[] = [];
+  if (width !== undefined && height === undefined) ops.push(`w_${width}`);
+  if (height !== undefined && width === undefined) ops.push(`h_${height}`);
+  ops.push(`f_${format}`);
+  if (typeof modifiers.quality === 'number' && Number.isFinite(modifiers.quality)) {
+    ops.push(`q_${clamp(Math.round(modifiers.quality), QUALITY_MIN, QUALITY_MAX)}`);
+  }
+  if (images.fits.includes(modifiers.fit as ImageFit)) ops.push(`fit_${modifiers.fit}`);
+  if (width !== undefined && height !== undefined) ops.push(`s_${width}x${height}`);
+  return ops.join('&');
+}
+
+/** `/_ipx/{modifiers}/{src}`: always same-origin, with only allow-listed, clamped modifiers. */
+export function imageUrl(
+  src: string,
+  modifiers: ImageModifiers = {},
+  images: ImageConfig = config.images,
+): string {
+  return `${images.endpoint}/${imageModifiers(modifiers, images)}/${imageSourcePath(src)}`;
+}
+
+/**
+ * `srcset` with one density descriptor per configured density (`… 1x, … 2x`). A candidate that would pass the
+ * server's largest size is scaled down as a whole, so it keeps the 1x aspect ratio instead of being cut on one
+ * side.
+ */
+export function imageSrcSet(
+  src: string,
+  modifiers: ImageModifiers = {},
+  images: ImageConfig = config.images,
+): string {
+  const width = dimension(modifiers.width, images);
+  const height = dimension(modifiers.height, images);
+  const densities = [...new Set(images.densities)]
+    .filter((d) => Number.isFinite(d) && d > 0)
+    .sort((a, b) => a - b);
+  return (densities.length > 0 ? densities : [1])
+    .map((density) => {
+      let scale = density;
+      if (width !== undefined) scale = Math.min(scale, images.maxDimension / width);
+      if (height !== undefined) scale = Math.min(scale, images.maxDimension / height);
+      const scaled = {
+        ...modifiers,
+        width: width === undefined ? undefined : Math.round(width * scale),
+        height: height === undefined ? undefined : Math.round(height * scale),
+      };
+      return `${imageUrl(src, scaled, images)} ${density}x`;
+    })
+    .join(', ');
+}

@@ -1,0 +1,314 @@
+import type { IconifyJSON } from '@iconify/types';
+import { act, createElement } from 'react';
+import { createRoot } from 'react-dom/client';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { config } from '../src/config';
+import { createIconLoader, type IconFetchResponse, type IconLoaderOptions } from '../src/platform/icons';
+
+const BODY = '<path fill="none" stroke="currentColor" d="M3 12h18"/>';
+
+function iconSet(prefix: string, names: readonly string[], extra: Partial<IconifyJSON> = {}): IconifyJSON {
+  return {
+    prefix,
+    icons: Object.fromEntries(names.map((name) => [name, { body: BODY }])),
+    width: 24,
+    height: 24,
+    ...extra,
+  };
+}
+
+function json(body: unknown, status = 200): IconFetchResponse {
+  return { ok: status >= 200 && status < 300, status, json: () => Promise.resolve(body) };
+}
+
+/** An answer the test gives later, or never. */
+function deferred<T>() {
+  let resolve!: (value: T) => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+interface Call {
+  url: string;
+  signal: AbortSignal;
+}
+
+/**
+ * A loader on a simulated clock (Vitest's fake timers), with a fetch that records its calls and answers with
+ * `answer(url)`, and frames flushed by the test with `frame()`.
+ */
+function setup(
+  answer: (url: string) => Promise<IconFetchResponse>,
+  options: Partial<IconLoaderOptions> = {},
+) {
+  const calls: Call[] = [];
+  const frames: (() => void)[] = [];
+  const warnings: string[] = [];
+  const loader = createIconLoader({
+    ...config.icons,
+    fetch: (url, init) => {
+      calls.push({ url, signal: init.signal });
+      return answer(url);
+    },
+    setTimeout: (callback, ms) => setTimeout(callback, ms),
+    clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+    scheduleBatch: (flush) => frames.push(flush),
+    log: { warn: (message: string) => warnings.push(message) },
+    ...options,
+  });
+  const changes = vi.fn();
+  loader.subscribe(changes);
+  const frame = () => {
+    for (const flush of frames.splice(0)) flush();
+  };
+  return { loader, calls, frame, warnings, changes, urls: () => calls.map((call) => call.url) };
+}
+
+const LOCAL = '/api/_nuxt_icon';
+const PUBLIC = 'https://api.iconify.design';
+
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('icon loader: batching and caching', () => {
+  it('sends the icons of one frame as one request per collection, in the spec’s path shape', async () => {
+    const t = setup((url) => {
+      const prefix = url.includes('/mdi.json') ? 'mdi' : 'lucide';
+      return Promise.resolve(json(iconSet(prefix, ['house', 'user', 'home'])));
+    });
+    t.loader.request('lucide:house');
+    t.loader.request('lucide:user');
+    t.loader.request('mdi:home');
+    expect(t.calls).toHaveLength(0);
+    t.frame();
+    expect(t.urls()).toEqual([`${LOCAL}/lucide.json?icons=house,user`, `${LOCAL}/mdi.json?icons=home`]);
+    await vi.runAllTimersAsync();
+    expect(t.loader.state('lucide:house')).toMatchObject({ status: 'loaded', data: { body: BODY } });
+    expect(t.loader.state('mdi:home').status).toBe('loaded');
+    expect(t.changes).toHaveBeenCalled();
+  });
+
+  it('asks once for an icon, however often and whenever it is requested', async () => {
+    const answer = deferred<IconFetchResponse>();
+    const t = setup(() => answer.promise);
+    t.loader.request('lucide:house');
+    t.loader.request('lucide:house');
+    t.frame();
+    t.loader.request('lucide:house');
+    t.frame();
+    expect(t.calls).toHaveLength(1);
+    expect(t.loader.state('lucide:house').status).toBe('loading');
+    answer.resolve(json(iconSet('lucide', ['house'])));
+    await vi.runAllTimersAsync();
+    t.loader.request('lucide:house');
+    t.frame();
+    expect(t.calls).toHaveLength(1);
+    expect(t.loader.state('lucide:house')).toBe(t.loader.state('lucide:house'));
+  });
+
+  it('needs no request for preloaded (build-inlined) icons', () => {
+    const t = setup(() => Promise.reject(new Error('no network')), {
+      preloaded: [iconSet('lucide', ['house'], { aliases: { home: { parent: 'house' } } })],
+    });
+    expect(t.loader.state('lucide:house').status).toBe('loaded');
+    expect(t.loader.state('lucide:home').status).toBe('loaded');
+    t.loader.request('lucide:house');
+    t.loader.request('lucide:home');
+    t.frame();
+    expect(t.calls).toHaveLength(0);
+  });
+
+  it('splits a long list so that no URL passes maxUrlLength', async () => {
+    const names = Array.from({ length: 60 }, (_, i) => `icon-number-${i}`);
+    const t = setup((url) =>
+      Promise.resolve(
+        json(
+          iconSet(
+            'lucide',
+            names.filter((n) => url.includes(n)),
+          ),
+        ),
+      ),
+    );
+    for (const name of names) t.loader.request(`lucide:${name}`);
+    t.frame();
+    expect(t.calls.length).toBeGreaterThan(1);
+    for (const url of t.urls()) expect(`${PUBLIC}${url.slice(LOCAL.length)}`.length).toBeLessThanOrEqual(500);
+    const asked = t.urls().flatMap((url) => (url.split('?icons=')[1] ?? '').split(','));
+    expect(asked.sort()).toEqual([...names].sort());
+    await vi.runAllTimersAsync();
+    expect(names.every((name) => t.loader.state(`lucide:${name}`).status === 'loaded')).toBe(true);
+  });
+
+  it('treats a name that is not `prefix:name` as missing, without a request', () => {
+    const t = setup(() => Promise.reject(new Error('unexpected')));
+    for (const name of ['house', 'lucide:', 'Lucide:House', '@provider:lucide:house', 'lucide:a b']) {
+      t.loader.request(name);
+      expect(t.loader.state(name).status, name).toBe('missing');
+    }
+    t.frame();
+    expect(t.calls).toHaveLength(0);
+    expect(t.warnings).toHaveLength(5);
+  });
+
+  it('takes `not_found` from the endpoint as final: missing, and no fallback', async () => {
+    const t = setup(() => Promise.resolve(json({ ...iconSet('lucide', ['house']), not_found: ['nope'] })));
+    t.loader.request('lucide:house');
+    t.loader.request('lucide:nope');
+    t.frame();
+    await vi.runAllTimersAsync();
+    expect(t.loader.state('lucide:house').status).toBe('loaded');
+    expect(t.loader.state('lucide:nope').status).toBe('missing');
+    expect(t.calls).toHaveLength(1);
+  });
+});
+
+describe('icon loader: timeout and fallback', () => {
+  it('asks the public API when the endpoint has not answered after 1500 ms, and aborts the first request', async () => {
+    const t = setup((url) =>
+      url.startsWith(PUBLIC) ? Promise.resolve(json(iconSet('lucide', ['house']))) : new Promise(() => {}),
+    );
+    t.loader.request('lucide:house');
+    t.frame();
+    await vi.advanceTimersByTimeAsync(config.icons.fetchTimeoutMs - 1);
+    expect(t.urls()).toEqual([`${LOCAL}/lucide.json?icons=house`]);
+    expect(t.loader.state('lucide:house').status).toBe('loading');
+    await vi.advanceTimersByTimeAsync(1);
+    expect(t.urls()).toEqual([`${LOCAL}/lucide.json?icons=house`, `${PUBLIC}/lucide.json?icons=house`]);
+    expect(t.calls[0]?.signal.aborted).toBe(true);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(t.loader.state('lucide:house').status).toBe('loaded');
+    expect(t.warnings[0]).toMatch(/timed out after 1500ms; asking https:\/\/api\.iconify\.design instead/);
+  });
+
+  it('ignores the endpoint’s late answer once the fallback has answered', async () => {
+    const late = deferred<IconFetchResponse>();
+    const t = setup((url) =>
+      url.startsWith(PUBLIC) ? Promise.resolve(json(iconSet('lucide', ['house']))) : late.promise,
+    );
+    t.loader.request('lucide:house');
+    t.frame();
+    await vi.advanceTimersByTimeAsync(config.icons.fetchTimeoutMs);
+    const loaded = t.loader.state('lucide:house');
+    expect(loaded.status).toBe('loaded');
+    late.resolve(json({ prefix: 'lucide', icons: {}, not_found: ['house'] }));
+    await vi.runAllTimersAsync();
+    expect(t.loader.state('lucide:house')).toBe(loaded);
+  });
+
+  const failures: [string, () => Promise<IconFetchResponse>][] = [
+    ['a network error', () => Promise.reject(new TypeError('Failed to fetch'))],
+    [
+      'a non-JSON answer',
+      () => Promise.resolve({ ok: true, status: 200, json: () => Promise.reject(new SyntaxError('<')) }),
+    ],
+    ['HTTP 500', () => Promise.resolve(json({ message: 'boom' }, 500))],
+    ['HTTP 404 (no dead end, unlike nuxt/icon)', () => Promise.resolve(json({ message: 'no' }, 404))],
+    ['JSON that is no icon set', () => Promise.resolve(json({ hello: 'world' }))],
+    ['an icon set of another prefix', () => Promise.resolve(json(iconSet('mdi', ['house'])))],
+  ];
+  for (const [what, fail] of failures) {
+    it(`falls back at once on ${what}`, async () => {
+      const t = setup((url) =>
+        url.startsWith(PUBLIC) ? Promise.resolve(json(iconSet('lucide', ['house']))) : fail(),
+      );
+      t.loader.request('lucide:house');
+      t.frame();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(t.urls()).toEqual([`${LOCAL}/lucide.json?icons=house`, `${PUBLIC}/lucide.json?icons=house`]);
+      expect(t.loader.state('lucide:house').status).toBe('loaded');
+    });
+  }
+
+  it('shows the icon as missing when both fail, without throwing or rejecting', async () => {
+    const t = setup(() => Promise.reject(new TypeError('Failed to fetch')));
+    t.loader.request('lucide:house');
+    t.frame();
+    await vi.runAllTimersAsync();
+    expect(t.calls).toHaveLength(2);
+    expect(t.loader.state('lucide:house').status).toBe('missing');
+    expect(t.changes).toHaveBeenCalledTimes(1);
+    expect(t.warnings.at(-1)).toMatch(/failed to load lucide:house/);
+    t.loader.request('lucide:house');
+    t.frame();
+    expect(t.calls).toHaveLength(2);
+  });
+
+  it('gives up after 1500 ms on each of the two requests', async () => {
+    const t = setup(() => new Promise(() => {}));
+    t.loader.request('lucide:house');
+    t.frame();
+    await vi.advanceTimersByTimeAsync(config.icons.fetchTimeoutMs);
+    expect(t.calls).toHaveLength(2);
+    expect(t.loader.state('lucide:house').status).toBe('loading');
+    await vi.advanceTimersByTimeAsync(config.icons.fetchTimeoutMs);
+    expect(t.loader.state('lucide:house').status).toBe('missing');
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('refuses an icon body that could run script', async () => {
+    const set: IconifyJSON = {
+      prefix: 'lucide',
+      icons: { bad: { body: '<image href="x" onerror="alert(1)"/>' } },
+    };
+    const t = setup(() => Promise.resolve(json(set)));
+    t.loader.request('lucide:bad');
+    t.frame();
+    await vi.runAllTimersAsync();
+    expect(t.loader.state('lucide:bad').status).toBe('missing');
+  });
+});
+
+describe('<Icon>', () => {
+  // The component uses the page's loader, which reads the global fetch and animation frames.
+  async function render(element: ReturnType<typeof createElement>) {
+    const container = document.createElement('div');
+    document.body.append(container);
+    const root = createRoot(container);
+    await act(async () => root.render(element));
+    return { container, root };
+  }
+
+  it('keeps a box of its size while loading and when the icon cannot be had, then shows the SVG', async () => {
+    vi.useRealTimers();
+    const answers: string[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn((url: string) => {
+        answers.push(url);
+        return Promise.resolve(new Response(JSON.stringify(iconSet('testicons', ['star'])), { status: 200 }));
+      }),
+    );
+    const { Icon } = await import('../src/ui/Icon');
+    const { container, root } = await render(
+      createElement('div', null, [
+        createElement(Icon, { key: 'a', name: 'testicons:star', size: 24, label: 'Favourite' }),
+        createElement(Icon, { key: 'b', name: 'testicons:star', size: '2rem' }),
+      ]),
+    );
+    const [labelled, decorative] = [...container.querySelectorAll('span[data-icon]')] as HTMLElement[];
+    expect(labelled?.getAttribute('role')).toBe('img');
+    expect(labelled?.getAttribute('aria-label')).toBe('Favourite');
+    expect(labelled?.style.width).toBe('24px');
+    expect(labelled?.style.height).toBe('24px');
+    expect(decorative?.getAttribute('aria-hidden')).toBe('true');
+    expect(decorative?.hasAttribute('role')).toBe(false);
+    expect(decorative?.style.width).toBe('2rem');
+
+    await vi.waitFor(() => expect(labelled?.dataset.state).toBe('loaded'));
+    expect(answers).toEqual(['/api/_nuxt_icon/testicons.json?icons=star']);
+    expect(labelled?.querySelector('svg')?.getAttribute('viewBox')).toBe('0 0 24 24');
+    expect(labelled?.querySelector('svg path')).not.toBeNull();
+    await act(async () => root.unmount());
+    vi.unstubAllGlobals();
+  });
+});
