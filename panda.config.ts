@@ -1,4 +1,5 @@
 import { defineConfig } from '@pandacss/dev';
+import { toastKeyframes, toastRecipe } from './src/ui/toast.recipe';
 
 /**
  * The theme. Colour aliases follow the spec (primary green, secondary blue, success green, info blue,
@@ -36,6 +37,8 @@ export default defineConfig({
   },
   theme: {
     extend: {
+      keyframes: { ...toastKeyframes },
+      slotRecipes: { toast: toastRecipe },
       breakpoints: { xs: '320px', sm: '640px', md: '768px', lg: '1024px', xl: '1280px', '2xl': '1536px' },
       tokens: {
         fonts: {

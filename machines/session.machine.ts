@@ -1,4 +1,6 @@
-import { assign, fromPromise, sendParent, setup } from 'xstate';
+import { type AnyActorRef, assign, enqueueActions, fromPromise, sendParent, setup } from 'xstate';
+import type { ToasterEvent } from './toaster.machine';
+import type { ToastOptions } from './toaster.utils';
 
 export interface SessionUser {
   readonly id: string;
@@ -31,13 +33,23 @@ function messageOf(error: unknown, fallback: string): string {
   return error instanceof Error && error.message !== '' ? error.message : fallback;
 }
 
+/** The toaster (system id `toaster`) that feedback goes to; absent when the session runs on its own. */
+function toasterIn(system: { get(systemId: string): AnyActorRef | undefined }) {
+  return system.get('toaster');
+}
+
+function toastEvent(toast: ToastOptions): ToasterEvent {
+  return { type: 'toast.add', toast };
+}
+
 /**
  * Who is signed in. The `auth` and `guest` guards read the result through the app machine.
  *
  * Events in: `session.signIn`, `session.signOut`, `session.saveProfile`, `session.dismissError`.
  * Must be provided: actors `fetchSession`, `signIn`, `signOut`, `saveProfile` (the placeholders reject).
  * Tags out: `settled` (signed in or out, nothing pending), `busy` (a request is under way).
- * Reports `session.changed` to its parent each time it settles.
+ * Reports `session.changed` to its parent each time it settles, and sends feedback toasts (`toast.add`) to
+ * the system's `toaster` after signing in or out, saving the profile, and failures that leave the page usable.
  */
 export const sessionMachine = setup({
   types: {
@@ -62,6 +74,37 @@ export const sessionMachine = setup({
     reportSignedIn: sendParent({ type: 'session.changed', signedIn: true } satisfies SessionReport),
     reportSignedOut: sendParent({ type: 'session.changed', signedIn: false } satisfies SessionReport),
     clearErrors: assign({ error: null, profileError: null }),
+    notifySignedIn: enqueueActions(({ context, system, enqueue }) => {
+      const toaster = toasterIn(system);
+      const name = context.user?.displayName;
+      if (toaster) {
+        enqueue.sendTo(
+          toaster,
+          toastEvent({ title: 'Signed in', description: name ? `Welcome, ${name}.` : undefined }),
+        );
+      }
+    }),
+    notifySignedOut: enqueueActions(({ system, enqueue }) => {
+      const toaster = toasterIn(system);
+      if (toaster)
+        enqueue.sendTo(toaster, toastEvent({ title: 'Signed out', description: 'See you next time.' }));
+    }),
+    notifyProfileSaved: enqueueActions(({ context, system, enqueue }) => {
+      const toaster = toasterIn(system);
+      if (toaster) {
+        enqueue.sendTo(
+          toaster,
+          toastEvent({
+            title: 'Profile saved',
+            description: `Others now see you as ${context.user?.displayName}.`,
+          }),
+        );
+      }
+    }),
+    notifyRequestFailed: enqueueActions(({ system, enqueue }, params: { title: string; message: string }) => {
+      const toaster = toasterIn(system);
+      if (toaster) enqueue.sendTo(toaster, toastEvent({ title: params.title, description: params.message }));
+    }),
   },
   guards: {
     hasUser: (_, user: SessionUser | null) => user !== null,
@@ -86,10 +129,19 @@ export const sessionMachine = setup({
         ],
         onError: {
           target: 'signedOut',
-          actions: assign({
-            error: ({ event }) =>
-              `Could not check whether you are signed in: ${messageOf(event.error, 'unknown error')}`,
-          }),
+          actions: [
+            assign({
+              error: ({ event }) =>
+                `Could not check whether you are signed in: ${messageOf(event.error, 'unknown error')}`,
+            }),
+            {
+              type: 'notifyRequestFailed',
+              params: ({ event }) => ({
+                title: 'Could not check your session',
+                message: messageOf(event.error, 'Unknown error.'),
+              }),
+            },
+          ],
         },
       },
     },
@@ -110,7 +162,10 @@ export const sessionMachine = setup({
           if (event.type !== 'session.signIn') throw new Error(`Unexpected ${event.type}`);
           return { email: event.email, password: event.password };
         },
-        onDone: { target: 'signedIn', actions: assign({ user: ({ event }) => event.output }) },
+        onDone: {
+          target: 'signedIn',
+          actions: [assign({ user: ({ event }) => event.output }), 'notifySignedIn'],
+        },
         onError: {
           target: 'signedOut',
           actions: assign({ error: ({ event }) => messageOf(event.error, 'Signing in failed.') }),
@@ -138,10 +193,22 @@ export const sessionMachine = setup({
               if (event.type !== 'session.saveProfile') throw new Error(`Unexpected ${event.type}`);
               return { displayName: event.displayName };
             },
-            onDone: { target: 'saved', actions: assign({ user: ({ event }) => event.output }) },
+            onDone: {
+              target: 'saved',
+              actions: [assign({ user: ({ event }) => event.output }), 'notifyProfileSaved'],
+            },
             onError: {
               target: 'idle',
-              actions: assign({ profileError: ({ event }) => messageOf(event.error, 'Saving failed.') }),
+              actions: [
+                assign({ profileError: ({ event }) => messageOf(event.error, 'Saving failed.') }),
+                {
+                  type: 'notifyRequestFailed',
+                  params: ({ event }) => ({
+                    title: 'Profile not saved',
+                    message: messageOf(event.error, 'Saving failed.'),
+                  }),
+                },
+              ],
             },
           },
         },
@@ -155,12 +222,21 @@ export const sessionMachine = setup({
       invoke: {
         id: 'signOut',
         src: 'signOut',
-        onDone: { target: 'signedOut', actions: assign({ user: null }) },
+        onDone: { target: 'signedOut', actions: [assign({ user: null }), 'notifySignedOut'] },
         onError: {
           target: 'signedIn',
-          actions: assign({
-            error: ({ event }) => `Signing out failed: ${messageOf(event.error, 'unknown error')}`,
-          }),
+          actions: [
+            assign({
+              error: ({ event }) => `Signing out failed: ${messageOf(event.error, 'unknown error')}`,
+            }),
+            {
+              type: 'notifyRequestFailed',
+              params: ({ event }) => ({
+                title: 'Still signed in',
+                message: `Signing out failed: ${messageOf(event.error, 'unknown error')}`,
+              }),
+            },
+          ],
         },
       },
     },

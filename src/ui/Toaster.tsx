@@ -1,0 +1,280 @@
+/**
+ * Renders the toaster actor (system id `toaster`) and one element per toast actor, with Ark UI's toast
+ * anatomy (`data-scope="toast"`, `data-part=...`) and Portal, styled by the `toast` slot recipe.
+ *
+ * It owns no behaviour: every timer, pause, swipe decision and removal is in machines/toast.machine.ts and
+ * machines/toaster.machine.ts. Pointer and focus on the viewport, and pointer gestures on a toast, become
+ * events; state comes back as data attributes (`data-state`, `data-paused`, `data-swipe`,
+ * `data-swipe-direction`). Only DOM focus and pointer capture are handled here, because only the DOM has them.
+ */
+import { Portal } from '@ark-ui/react/portal';
+import { toastAnatomy } from '@ark-ui/react/toast';
+import { useSelector } from '@xstate/react';
+import { type CSSProperties, type PointerEvent, useEffect, useRef } from 'react';
+import { toastView } from '../../machines/toast.machine';
+import type { ToastEntry, ToasterEvent, ToastRef } from '../../machines/toaster.machine';
+import {
+  actionLabelOf,
+  announcementOf,
+  assertToasterLabel,
+  hotkeyLabel,
+  type PauseReason,
+  type ToastPosition,
+  type ToastType,
+} from '../../machines/toaster.utils';
+import { toast as toastRecipe } from '../../styled-system/recipes';
+import { config } from '../config';
+import { AppActor } from './appActor';
+import { visuallyHidden } from './styles';
+
+const parts = toastAnatomy.build();
+const NO_ENTRIES: readonly ToastEntry[] = [];
+
+type ToastClasses = ReturnType<typeof toastRecipe>;
+
+export interface ToasterProps {
+  /** Starts every announcement; must say something (whitespace alone throws). */
+  readonly label?: string;
+  readonly position?: ToastPosition;
+}
+
+/** Mounted once, outside the page switch, so toasts outlive the error page and navigations. */
+export function Toaster({ label = config.toast.label, position = config.toast.position }: ToasterProps) {
+  assertToasterLabel(label);
+  const toaster = AppActor.useSelector((snapshot) => snapshot.children.toaster);
+  const entries = useSelector(toaster, (snapshot) => snapshot?.context.entries ?? NO_ENTRIES);
+  const paused = useSelector(toaster, (snapshot) => snapshot?.hasTag('paused') ?? false);
+  const classes = toastRecipe({ placement: position });
+  // Newest first, as the list is read and tabbed; the recipe stacks it from the screen edge.
+  const newestFirst = [...entries].reverse();
+
+  /** Sends a pause or resume only when it changes something, so pointer moves do not flood the machine. */
+  const report = (event: ToasterEvent) => {
+    if (toaster?.getSnapshot().can(event)) toaster.send(event);
+  };
+  const pause = (reason: PauseReason) => report({ type: 'viewport.pause', reason });
+  const resume = (reason: PauseReason) => report({ type: 'viewport.resume', reason });
+
+  const style = {
+    '--toast-gap': `${config.toast.gapPx}px`,
+    '--toast-remove-delay': `${config.toast.removeDelayMs}ms`,
+  } as CSSProperties;
+
+  return (
+    <Portal>
+      {/* biome-ignore lint/a11y/useSemanticElements: a named region landmark, as the reference viewport renders it. */}
+      <div
+        {...parts.group.attrs}
+        role="region"
+        aria-label={`Notifications (${hotkeyLabel(config.toast.hotkey)})`}
+        tabIndex={-1}
+        className={classes.group}
+        style={style}
+        data-placement={position}
+        data-paused={paused || undefined}
+        data-empty={entries.length === 0 || undefined}
+        onPointerMove={() => pause('pointer')}
+        onPointerLeave={() => resume('pointer')}
+        onFocus={() => pause('focus')}
+        onBlur={(event) => {
+          const next = event.relatedTarget;
+          if (!(next instanceof Node && event.currentTarget.contains(next))) resume('focus');
+        }}
+      >
+        <ol className={classes.list}>
+          {newestFirst.map((entry) => (
+            <ToastItem key={entry.key} actorRef={entry.ref} classes={classes} />
+          ))}
+        </ol>
+        <Announcer type="foreground" entries={entries} label={label} />
+        <Announcer type="background" entries={entries} label={label} />
+      </div>
+    </Portal>
+  );
+}
+
+function ToastItem({ actorRef, classes }: { readonly actorRef: ToastRef; readonly classes: ToastClasses }) {
+  const view = useSelector(actorRef, toastView, sameView);
+  const element = useRef<HTMLLIElement>(null);
+  const { content } = view;
+
+  // A toast that closes with focus inside hands it to the viewport, so the keyboard user is not dropped
+  // onto <body> when it leaves the DOM (and Escape keeps working, one toast per press).
+  useEffect(() => {
+    const li = element.current;
+    if (view.state === 'closed' && li?.contains(document.activeElement)) {
+      li.closest<HTMLElement>('[data-scope="toast"][data-part="group"]')?.focus();
+    }
+  }, [view.state]);
+
+  const close = () => actorRef.send({ type: 'toast.close' });
+  const onPointerMove = (event: PointerEvent<HTMLLIElement>) => {
+    // A mouse moving with no button down is not dragging (its button may have come up elsewhere).
+    if (event.pointerType === 'mouse' && event.buttons === 0) return;
+    actorRef.send({ type: 'toast.swipeMove', x: event.clientX, y: event.clientY });
+    // Once it is a swipe, keep the pointer even if it leaves the toast.
+    const target = event.currentTarget;
+    if (actorRef.getSnapshot().hasTag('swiping') && !target.hasPointerCapture(event.pointerId)) {
+      target.setPointerCapture(event.pointerId);
+    }
+  };
+
+  const style = {
+    '--toast-swipe-x': `${view.delta.x}px`,
+    '--toast-swipe-y': `${view.delta.y}px`,
+  } as CSSProperties;
+
+  return (
+    <li
+      ref={element}
+      {...parts.root.attrs}
+      className={classes.root}
+      style={style}
+      // Focusable as one unit, as in the reference: a keyboard user reaches a toast, reads it, and Escape
+      // closes that one.
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: see above.
+      tabIndex={0}
+      data-toast-id={view.id}
+      data-type={content.type}
+      data-state={view.state}
+      data-paused={view.paused || undefined}
+      data-swipe={view.swipe}
+      data-swipe-direction={view.swipeDirection}
+      onPointerDown={(event) => {
+        if (event.button !== 0) return;
+        actorRef.send({
+          type: 'toast.swipeStart',
+          x: event.clientX,
+          y: event.clientY,
+          pointerType: event.pointerType,
+        });
+      }}
+      onPointerMove={onPointerMove}
+      onPointerUp={(event) => {
+        actorRef.send({ type: 'toast.swipeEnd' });
+        if (event.currentTarget.hasPointerCapture(event.pointerId)) {
+          event.currentTarget.releasePointerCapture(event.pointerId);
+        }
+      }}
+      onPointerCancel={() => actorRef.send({ type: 'toast.swipeCancel' })}
+      onLostPointerCapture={() => actorRef.send({ type: 'toast.pointerLost' })}
+    >
+      <div className={classes.content}>
+        {content.title ? (
+          <div {...parts.title.attrs} className={classes.title}>
+            {content.title}
+          </div>
+        ) : null}
+        {content.description ? (
+          <div {...parts.description.attrs} className={classes.description}>
+            {content.description}
+          </div>
+        ) : null}
+        {content.actions.length > 0 ? (
+          <div className={classes.actions}>
+            {content.actions.map((action, index) => (
+              <button
+                // Actions have no identity of their own; their order is fixed for the toast's life.
+                // biome-ignore lint/suspicious/noArrayIndexKey: see above.
+                key={index}
+                type="button"
+                {...parts.actionTrigger.attrs}
+                className={classes.actionTrigger}
+                onClick={() => {
+                  action.onClick?.();
+                  close();
+                }}
+              >
+                {actionLabelOf(action, config.toast.actionLabel)}
+              </button>
+            ))}
+          </div>
+        ) : null}
+      </div>
+      <button
+        type="button"
+        {...parts.closeTrigger.attrs}
+        className={classes.closeTrigger}
+        aria-label={config.toast.closeLabel}
+        onClick={close}
+      >
+        <svg aria-hidden="true" width="16" height="16" viewBox="0 0 24 24" fill="none" stroke="currentColor">
+          <path d="M18 6 6 18M6 6l12 12" strokeWidth="2" strokeLinecap="round" />
+        </svg>
+      </button>
+      {view.progress ? (
+        <div
+          key={view.progress.key}
+          aria-hidden="true"
+          data-part="progress"
+          className={classes.progress}
+          style={
+            {
+              '--toast-progress-from': view.progress.fraction,
+              transform: `scaleX(${view.progress.fraction})`,
+              animation:
+                view.progress.runsForMs === null
+                  ? 'none'
+                  : `toast-progress ${view.progress.runsForMs}ms linear forwards`,
+            } as CSSProperties
+          }
+        />
+      ) : null}
+    </li>
+  );
+}
+
+function sameView(a: ReturnType<typeof toastView>, b: ReturnType<typeof toastView>): boolean {
+  return (
+    a.state === b.state &&
+    a.paused === b.paused &&
+    a.swipe === b.swipe &&
+    a.delta === b.delta &&
+    a.content === b.content &&
+    a.progress?.key === b.progress?.key &&
+    a.progress?.fraction === b.progress?.fraction
+  );
+}
+
+/**
+ * A visually hidden live region per politeness: foreground toasts are announced assertively, background
+ * ones politely. The regions exist before any toast, so screen readers pick up what is added to them.
+ */
+function Announcer({
+  type,
+  entries,
+  label,
+}: {
+  readonly type: ToastType;
+  readonly entries: readonly ToastEntry[];
+  readonly label: string;
+}) {
+  return (
+    <div
+      className={visuallyHidden}
+      aria-live={type === 'foreground' ? 'assertive' : 'polite'}
+      data-testid={`toast-announcer-${type}`}
+    >
+      {entries.map((entry) => (
+        <Announcement key={entry.key} actorRef={entry.ref} type={type} label={label} />
+      ))}
+    </div>
+  );
+}
+
+function Announcement({
+  actorRef,
+  type,
+  label,
+}: {
+  readonly actorRef: ToastRef;
+  readonly type: ToastType;
+  readonly label: string;
+}) {
+  const text = useSelector(actorRef, (snapshot) =>
+    snapshot.hasTag('shown') && snapshot.context.content.type === type
+      ? announcementOf(label, snapshot.context.content)
+      : null,
+  );
+  return text ? <p>{text}</p> : null;
+}

@@ -1,0 +1,51 @@
+import { bench, describe } from 'vitest';
+import { createActor, fromCallback, SimulatedClock } from 'xstate';
+import { createToasterMachine, type ToasterEvent } from '../../machines/toaster.machine';
+
+/** The machines' own cost per toast: no DOM, time on a simulated clock. Memory is scripts/bench-toasts.mjs. */
+const quiet = fromCallback<ToasterEvent>(() => () => {});
+
+function startToaster() {
+  const clock = new SimulatedClock();
+  const logic = createToasterMachine({
+    settings: {
+      durationMs: 5000,
+      maxVisible: 5,
+      removeDelayMs: 200,
+      swipe: { direction: 'right', thresholdPx: 50, startTouchPx: 10, startPx: 2 },
+    },
+    now: () => clock.now(),
+  }).provide({
+    actors: {
+      listenToToastApi: quiet,
+      watchWindowFocus: quiet,
+      watchPageVisibility: quiet,
+      listenToHotkey: quiet,
+      listenToEscape: quiet,
+    },
+  });
+  return { actor: createActor(logic, { clock }).start(), clock };
+}
+
+describe('toaster machine', () => {
+  bench('10,000 toasts shown, dismissed and removed, five at a time', () => {
+    const { actor, clock } = startToaster();
+    for (let round = 0; round < 2000; round += 1) {
+      for (let i = 0; i < 5; i += 1)
+        actor.send({ type: 'toast.add', toast: { id: `${round}-${i}`, title: 't' } });
+      for (let i = 0; i < 5; i += 1) actor.send({ type: 'toast.dismiss', id: `${round}-${i}` });
+      clock.increment(200);
+    }
+    if (Object.keys(actor.getSnapshot().children).some((id) => id.startsWith('toast#'))) {
+      throw new Error('toast actors were left behind');
+    }
+    actor.stop();
+  });
+
+  bench('10,000 toasts added at once (5 shown, the rest queued), then cleared', () => {
+    const { actor } = startToaster();
+    for (let i = 0; i < 10_000; i += 1) actor.send({ type: 'toast.add', toast: { title: 't' } });
+    actor.send({ type: 'toast.clear' });
+    actor.stop();
+  });
+});
