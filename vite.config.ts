@@ -1,11 +1,21 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
-import { demoApi } from './server/plugin.ts';
+import { buildManifest } from './server/buildManifest.ts';
+import { bundledIcons } from './server/iconBundle.ts';
+import { assetEndpoints, demoApi } from './server/plugin.ts';
+import { spaFallbackForMalformedPaths } from './server/spaFallback.ts';
 
 const port = Number(process.env.PORT) || 4173;
 
 export default defineConfig({
-  plugins: [react(), demoApi()],
+  plugins: [
+    react(),
+    spaFallbackForMalformedPaths(),
+    buildManifest(),
+    demoApi(),
+    assetEndpoints(),
+    bundledIcons(),
+  ],
   server: { port: Number(process.env.PORT) || 5173 },
   preview: { port, strictPort: true, host: process.env.HOST || 'localhost' },
   build: {

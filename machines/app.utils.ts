@@ -9,6 +9,7 @@ import {
   validationError,
 } from './errors';
 import { type GuardVerdict, type RouteGuard, runGuards, UnknownMiddlewareError } from './guards';
+import type { RouteRuleTable } from './routeRules';
 import {
   type AppLocation,
   matchRoute,
@@ -49,6 +50,18 @@ export interface NavigationLimits {
   readonly maxEchoedPathLength: number;
 }
 
+/** A step that only moves the `#fragment` on the page already shown: no navigation, just a new address. */
+export function fragmentStep(
+  current: CommittedNavigation | null,
+  target: string,
+): CommittedNavigation | null {
+  const to = parseLocation(target);
+  if (!current || !to || to.pathname !== current.location.pathname || to.search !== current.location.search)
+    return null;
+  if (to.hash === current.location.hash) return null;
+  return { ...current, location: to, fullPath: toFullPath(to) };
+}
+
 export function isAppPath(target: string): boolean {
   return parseLocation(target) !== null;
 }
@@ -68,9 +81,10 @@ export function withVerdict(
   names: readonly string[],
   registry: Readonly<Record<string, RouteGuard>>,
   signedIn: boolean,
+  rules: RouteRuleTable | null,
 ): PendingNavigation {
   try {
-    const verdict = runGuards(names, registry, { to: pending.to, match: pending.match, signedIn });
+    const verdict = runGuards(names, registry, { to: pending.to, match: pending.match, signedIn, rules });
     return { ...pending, verdict };
   } catch (error) {
     const failure =

@@ -1,11 +1,14 @@
 import { loginPathFor, RETURN_TO_PARAM, safeReturnTo } from './returnTo';
+import { type RouteRuleTable, rulesFor } from './routeRules';
 import { type AppLocation, type RouteMatch, readQuery, toFullPath } from './routes';
 
-/** What a guard sees: the target, the route it matched (if any), and whether a session exists. */
+/** What a guard sees: the target, the route it matched (if any), whether a session exists, the build's rules. */
 export interface GuardInput {
   readonly to: AppLocation;
   readonly match: RouteMatch | null;
   readonly signedIn: boolean;
+  /** The route rules of the build manifest, once it has loaded; `null` before, or when it failed. */
+  readonly rules?: RouteRuleTable | null;
 }
 
 /** A guard lets the navigation through, sends it elsewhere, or stops it where it is. */
@@ -26,8 +29,22 @@ export const auth: RouteGuard = ({ to, match, signedIn }) =>
 export const guest: RouteGuard = ({ to, signedIn }) =>
   signedIn ? { type: 'redirect', to: safeReturnTo(readQuery(to, RETURN_TO_PARAM)) } : allow;
 
+/** Global, last: the build manifest's redirect rules. The hash travels along unless the rule sets its own. */
+export const manifestRouteRule: RouteGuard = ({ to, rules }) => {
+  const redirect = rules ? rulesFor(to.pathname, rules).redirect : undefined;
+  if (redirect === undefined) return allow;
+  return {
+    type: 'redirect',
+    to: redirect.includes('#') || to.hash === '' ? redirect : `${redirect}${to.hash}`,
+  };
+};
+
 /** The registered guards, by the name a route uses. */
-export const routeGuards: Readonly<Record<string, RouteGuard>> = { auth, guest };
+export const routeGuards: Readonly<Record<string, RouteGuard>> = {
+  auth,
+  guest,
+  'manifest-route-rule': manifestRouteRule,
+};
 
 export class UnknownMiddlewareError extends Error {
   constructor(readonly middleware: string) {

@@ -38,7 +38,7 @@ export interface RouteRecord {
 }
 
 /** Guards that run on every navigation, before the route's own, in this order. */
-export const globalMiddleware: readonly string[] = ['auth'];
+export const globalMiddleware: readonly string[] = ['auth', 'manifest-route-rule'];
 
 /** A campaign id is a positive whole number written without leading zeros, small enough to be exact. */
 export function isCampaignId(value: string | undefined): boolean {

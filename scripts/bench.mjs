@@ -1,7 +1,9 @@
 // Benchmarks: figures, never pass/fail. Builds if there is no build, then prints
 //  1. what the first load of `/` downloads (entry, its static imports, CSS, and the `/` page chunk), raw/gzip/brotli;
 //  2. every chunk of the build;
-//  3. navigation throughput of the app machine with instant fake page loads (the machine's own cost).
+//  3. navigation throughput of the app machine with instant fake page loads (the machine's own cost), and the
+//     toaster's (tests/bench);
+//  4. toast memory in Chromium (scripts/bench-toasts.mjs).
 import { execSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
@@ -63,3 +65,6 @@ for (const file of files) console.log(row(file, sizes(file)));
 
 console.log('\n== App machine navigation throughput ==');
 execSync('npx vitest bench --run tests/bench --reporter=default', { stdio: 'inherit' });
+
+// Toast memory in Chromium: 10,000 toasts created and dismissed; live actors, DOM nodes and heap before/after.
+execSync('node scripts/bench-toasts.mjs', { stdio: 'inherit' });

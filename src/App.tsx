@@ -6,6 +6,7 @@ import { AppActor } from './ui/appActor';
 import { ErrorBoundary } from './ui/ErrorBoundary';
 import { LoadingBar } from './ui/LoadingBar';
 import { RouteEffects } from './ui/RouteEffects';
+import { Toaster } from './ui/Toaster';
 
 /** The committed page with the data it loaded; nothing when the navigation ended on an error. */
 function CurrentPage() {
@@ -31,9 +32,12 @@ export function App() {
   const error = AppActor.useSelector((snapshot) =>
     snapshot.hasTag('error') ? snapshot.context.error : null,
   );
-  // Keyed by location, not by navigation count: re-checking the page on screen (a session change runs the
-  // guards again for it) must not remount it and throw away what the user typed.
-  const pageKey = AppActor.useSelector((snapshot) => snapshot.context.current?.fullPath ?? '');
+  // Keyed by path and query, not by navigation count or #fragment: re-checking the page on screen (a session
+  // change runs the guards again for it) or moving to an anchor must not remount it and lose what was typed.
+  const pageKey = AppActor.useSelector((snapshot) => {
+    const location = snapshot.context.current?.location;
+    return location ? `${location.pathname}${location.search}` : '';
+  });
   return (
     <>
       <LoadingBar />
@@ -52,6 +56,7 @@ export function App() {
         </DefaultLayout>
       )}
       <RouteEffects />
+      <Toaster />
     </>
   );
 }

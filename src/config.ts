@@ -1,3 +1,5 @@
+import type { SwipeDirection, ToastPosition } from '../machines/toaster.utils';
+
 /**
  * Every tunable of campaign-web, with the values the product spec gives. Nothing else hard-codes them:
  * machines receive what they need through `input`, and `src/main.tsx` supplies this object.
@@ -18,6 +20,95 @@ export interface AppConfig {
   readonly maxEchoedPathLength: number;
   /** The name shown in the header and in every document title. */
   readonly appName: string;
+  /** Build manifest and update detection; see machines/app.build.ts. */
+  readonly build: BuildConfig;
+  /** Icon loading (src/platform/icons.ts, served by server/icons.ts). */
+  readonly icons: IconConfig;
+  /** Image URLs (src/platform/images.ts, served by server/images.ts). */
+  readonly images: ImageConfig;
+  /** Toast notifications (machines/toaster.machine.ts, src/ui/Toaster.tsx). */
+  readonly toast: ToastConfig;
+}
+
+export interface BuildConfig {
+  /** The running build's id, stamped in by the build (`dev` in the dev server). */
+  readonly id: string;
+  /** Where the build writes `latest.json` and `meta/{id}.json`, under the app's base path. */
+  readonly manifestBase: string;
+  /** The manifest is fetched this long after start: after the first paint, before most second clicks. */
+  readonly manifestPreloadMs: number;
+  /** How often `latest.json` is checked: deploys are rare, and each check is a request. */
+  readonly updateCheckIntervalMs: number;
+  /** Failed checks back off by doubling the interval, up to this. */
+  readonly maxUpdateCheckIntervalMs: number;
+  /** Coming back to the tab checks at once, but not more often than this. */
+  readonly updateRecheckThrottleMs: number;
+  /** A page is reloaded after a chunk failure at most once per this window and path. */
+  readonly reloadGuardMs: number;
+  /** Where the reload guard remembers its reloads (sessionStorage). */
+  readonly reloadGuardKey: string;
+}
+
+export interface IconConfig {
+  /** Same-origin icon endpoint with the spec's path shape `{endpoint}/{prefix}.json?icons=a,b`. */
+  readonly endpoint: string;
+  /** Asked instead when the endpoint is slow, unreachable or answers no JSON: nuxt/icon's own fallback. */
+  readonly fallbackEndpoint: string;
+  /** Spec section 9: an icon request not answered by then is given up and the fallback asked instead. */
+  readonly fetchTimeoutMs: number;
+  /** Longer icon lists are split over several requests, as Iconify does (maxURL 500), so no URL gets cut. */
+  readonly maxUrlLength: number;
+}
+
+export type ImageFormat = 'webp' | 'avif' | 'jpeg' | 'png';
+export type ImageFit = 'cover' | 'contain' | 'fill' | 'inside' | 'outside';
+
+export interface ImageConfig {
+  /** Same-origin optimisation path: `{endpoint}/{modifiers}/{src}`. */
+  readonly endpoint: string;
+  /** Spec section 9: a 1x and a 2x candidate cover ordinary and high-density screens. */
+  readonly densities: readonly number[];
+  /** Spec section 9: webp is smaller than jpeg at equal quality and every supported browser decodes it. */
+  readonly defaultFormat: ImageFormat;
+  /** Spec section 9 (Nuxt UI / Tailwind screens), in CSS px: the widths a future `sizes` attribute keys on. */
+  readonly breakpoints: Readonly<Record<'xs' | 'sm' | 'md' | 'lg' | 'xl' | '2xl', number>>;
+  /**
+   * Largest width or height the server renders (server/images.ts clamps to the same number): past it an image
+   * costs far more to resize than any screen gains.
+   */
+  readonly maxDimension: number;
+  /** The formats and fits the server accepts; anything else is a 400. */
+  readonly formats: readonly ImageFormat[];
+  readonly fits: readonly ImageFit[];
+}
+
+export interface ToastConfig {
+  /** Spec section 9: long enough to read a title and a line of text, short enough that toasts do not pile up. */
+  readonly durationMs: number;
+  /** Spec section 9: more than five stacked toasts would cover the page; the rest wait, without a timer. */
+  readonly maxVisible: number;
+  /** Spec section 9: keeps stacked toasts visibly apart without eating the corner of a phone screen. */
+  readonly gapPx: number;
+  /** Spec section 4: a closed toast stays this long for its exit animation, then leaves the DOM. */
+  readonly removeDelayMs: number;
+  /** Spec section 9: released farther than this a swipe closes the toast; nearer, it snaps back. */
+  readonly swipeThresholdPx: number;
+  /** A finger wobbles, so a touch drag counts as a swipe only after this many px in the swipe direction. */
+  readonly swipeStartTouchPx: number;
+  /** Mouse and pen are precise: a couple of px tells a drag from a click. */
+  readonly swipeStartPx: number;
+  /** Spec section 9: jumps to the notifications; function keys rarely clash with page or browser shortcuts. */
+  readonly hotkey: readonly string[];
+  /** Spec section 5: every announcement starts with it, so a screen reader says what is being read. */
+  readonly label: string;
+  /** Spec section 9: the corner people look at last, away from the header's navigation. */
+  readonly position: ToastPosition;
+  /** Spec section 9: towards the nearest screen edge of the default position. */
+  readonly swipeDirection: SwipeDirection;
+  /** Spec section 5: what an action button says when the caller gave it no label. */
+  readonly actionLabel: string;
+  /** The close button's accessible name (it shows only an icon). */
+  readonly closeLabel: string;
 }
 
 function readApiBaseUrl(): string {
@@ -25,11 +116,53 @@ function readApiBaseUrl(): string {
   return typeof fromEnv === 'string' && fromEnv.trim() !== '' ? fromEnv.trim().replace(/\/+$/, '') : '/api';
 }
 
+const HOUR = 60 * 60 * 1000;
+
 export const config: AppConfig = {
+  build: {
+    id: typeof __BUILD_ID__ === 'string' ? __BUILD_ID__ : 'dev',
+    manifestBase: `${import.meta.env?.BASE_URL ?? '/'}_app/builds`,
+    manifestPreloadMs: 1000,
+    updateCheckIntervalMs: HOUR,
+    maxUpdateCheckIntervalMs: 6 * HOUR,
+    updateRecheckThrottleMs: 5 * 60 * 1000,
+    reloadGuardMs: 10_000,
+    reloadGuardKey: 'campaign-web:reload',
+  },
   apiBaseUrl: readApiBaseUrl(),
   apiTimeoutMs: 10_000,
   slowNavigationMs: 250,
   maxRedirects: 10,
   maxEchoedPathLength: 200,
   appName: 'campaign-web',
+  icons: {
+    endpoint: '/api/_nuxt_icon',
+    fallbackEndpoint: 'https://api.iconify.design',
+    fetchTimeoutMs: 1500,
+    maxUrlLength: 500,
+  },
+  images: {
+    endpoint: '/_ipx',
+    densities: [1, 2],
+    defaultFormat: 'webp',
+    breakpoints: { xs: 320, sm: 640, md: 768, lg: 1024, xl: 1280, '2xl': 1536 },
+    maxDimension: 2048,
+    formats: ['webp', 'avif', 'jpeg', 'png'],
+    fits: ['cover', 'contain', 'fill', 'inside', 'outside'],
+  },
+  toast: {
+    durationMs: 5000,
+    maxVisible: 5,
+    gapPx: 16,
+    removeDelayMs: 200,
+    swipeThresholdPx: 50,
+    swipeStartTouchPx: 10,
+    swipeStartPx: 2,
+    hotkey: ['F8'],
+    label: 'Notification',
+    position: 'bottom-right',
+    swipeDirection: 'right',
+    actionLabel: 'Action',
+    closeLabel: 'Close',
+  },
 };

@@ -1,14 +1,19 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { AnyEventObject, AnyMachineSnapshot } from 'xstate';
 import { createAppError } from '../machines/errors';
-import { flush, inertApp, startApp, testInput } from './support/appHarness';
-import { CoverageRecorder, generateEdgePaths, replayPath } from './support/pathTesting';
+import { flush, HOUR, inertApp, startApp, testInput, testManifest } from './support/appHarness';
+import { CoverageRecorder, generateEdgePaths, replayPath, selectCoveringPaths } from './support/pathTesting';
+
+async function showing(app: Awaited<ReturnType<typeof startApp>>, to: string) {
+  app.send({ type: 'nav.go', to });
+  await app.finishLoad();
+}
 
 describe('app machine: navigation', () => {
   it('waits for the session, then loads the page and commits the URL only afterwards', async () => {
-    const app = startApp();
+    const app = await startApp();
     app.send({ type: 'nav.go', to: '/campaign/1?tab=about#top' });
-    expect(app.actor.getSnapshot().matches({ navigation: 'awaitingSession' })).toBe(true);
+    expect(app.actor.getSnapshot().matches({ navigation: 'awaiting' })).toBe(true);
     app.send({ type: 'session.changed', signedIn: false });
     expect(app.actor.getSnapshot().matches({ navigation: 'loading' })).toBe(true);
     expect(app.loads[0]?.input).toEqual({
@@ -29,7 +34,7 @@ describe('app machine: navigation', () => {
   });
 
   it('does not touch the address bar for the first location or a back step that lands where the browser is', async () => {
-    const app = startApp();
+    const app = await startApp();
     app.send({ type: 'session.changed', signedIn: false });
     app.send({ type: 'nav.popped', to: '/' });
     await app.finishLoad();
@@ -37,7 +42,7 @@ describe('app machine: navigation', () => {
   });
 
   it('turns a push to the path already shown into a replacement, so history gets no duplicate', async () => {
-    const app = startApp();
+    const app = await startApp();
     app.send({ type: 'session.changed', signedIn: false });
     app.send({ type: 'nav.popped', to: '/' });
     await app.finishLoad();
@@ -47,7 +52,7 @@ describe('app machine: navigation', () => {
   });
 
   it('sends a signed-out visitor of a protected page to sign in, keeping the full path to return to', async () => {
-    const app = startApp();
+    const app = await startApp();
     app.send({ type: 'session.changed', signedIn: false });
     app.send({ type: 'nav.popped', to: '/profile?tab=security' });
     expect(app.loads[0]?.input.route).toBe('login');
@@ -56,7 +61,7 @@ describe('app machine: navigation', () => {
   });
 
   it('sends a signed-in user away from the sign-in page to the safe return-to path', async () => {
-    const app = startApp();
+    const app = await startApp();
     app.send({ type: 'session.changed', signedIn: true });
     app.send({ type: 'nav.go', to: '/login?redirect=%2F%2Fevil.example' });
     expect(app.loads[0]?.input.route).toBe('home');
@@ -65,18 +70,40 @@ describe('app machine: navigation', () => {
   });
 
   it('runs the guards again for the page on screen when the session changes', async () => {
-    const app = startApp();
+    const app = await startApp();
     app.send({ type: 'session.changed', signedIn: true });
     app.send({ type: 'nav.popped', to: '/home' });
     await app.finishLoad();
     app.send({ type: 'session.changed', signedIn: false });
-    expect(app.loads[1]?.input.route).toBe('login');
+    expect(app.loads[0]?.input.route).toBe('login');
     await app.finishLoad();
     expect(app.addressBar.at(-1)).toEqual({ type: 'replace', to: '/login?redirect=%2Fhome' });
   });
 
+  it('does not navigate again when the session settles without changing (regression: a failed sign-in re-navigated)', async () => {
+    const app = await startApp();
+    app.send({ type: 'session.changed', signedIn: false });
+    await showing(app, '/login');
+    app.send({ type: 'session.changed', signedIn: false });
+    expect(app.actor.getSnapshot().matches({ navigation: 'idle' })).toBe(true);
+    expect(app.loads).toHaveLength(0);
+    expect(app.actor.getSnapshot().context.current?.key).toBe(1);
+  });
+
+  it('treats a back/forward step that changes only the #fragment as the same page (regression: it re-navigated)', async () => {
+    const app = await startApp();
+    app.send({ type: 'session.changed', signedIn: false });
+    await showing(app, '/campaign/1?tab=a');
+    app.send({ type: 'nav.popped', to: '/campaign/1?tab=a#details' });
+    const snapshot = app.actor.getSnapshot();
+    expect(snapshot.matches({ navigation: 'idle' })).toBe(true);
+    expect(app.loads).toHaveLength(0);
+    expect(snapshot.context.current).toMatchObject({ fullPath: '/campaign/1?tab=a#details', key: 1 });
+    expect(app.addressBar).toEqual([{ type: 'push', to: '/campaign/1?tab=a' }]);
+  });
+
   it('lets a newer navigation supersede a pending one and aborts the old load', async () => {
-    const app = startApp();
+    const app = await startApp();
     app.send({ type: 'session.changed', signedIn: false });
     app.send({ type: 'nav.go', to: '/campaign/1' });
     const first = app.loads[0];
@@ -89,7 +116,7 @@ describe('app machine: navigation', () => {
   });
 
   it('marks a navigation slow only after the configured delay, so fast ones never flash', async () => {
-    const app = startApp();
+    const app = await startApp();
     app.send({ type: 'session.changed', signedIn: false });
     app.send({ type: 'nav.go', to: '/' });
     app.clock.increment(testInput.slowNavigationMs - 1);
@@ -100,8 +127,8 @@ describe('app machine: navigation', () => {
     expect(app.actor.getSnapshot().hasTag('slow')).toBe(false);
   });
 
-  it('ignores targets outside the app and says so', () => {
-    const app = startApp();
+  it('ignores targets outside the app and says so', async () => {
+    const app = await startApp();
     app.send({ type: 'nav.go', to: 'https://evil.example/' });
     app.send({ type: 'nav.popped', to: '//evil.example' });
     expect(app.rejected).toEqual(['https://evil.example/', '//evil.example']);
@@ -109,7 +136,7 @@ describe('app machine: navigation', () => {
   });
 
   it('puts the address bar back when a guard stops a back/forward step', async () => {
-    const app = startApp();
+    const app = await startApp();
     app.send({ type: 'session.changed', signedIn: false });
     app.send({ type: 'nav.popped', to: '/' });
     await app.finishLoad();
@@ -121,7 +148,7 @@ describe('app machine: navigation', () => {
 
 describe('app machine: errors', () => {
   async function errorAfter(to: string) {
-    const app = startApp();
+    const app = await startApp();
     app.send({ type: 'session.changed', signedIn: false });
     app.send({ type: 'nav.go', to });
     await flush();
@@ -175,7 +202,7 @@ describe('app machine: errors', () => {
   });
 
   it('shows what a page load threw, keeping its status, with 500 as the default', async () => {
-    const app = startApp();
+    const app = await startApp();
     app.send({ type: 'session.changed', signedIn: false });
     app.send({ type: 'nav.go', to: '/campaign/999' });
     await app.failLoad({ statusCode: 404, message: 'Campaign 999 does not exist.' });
@@ -216,7 +243,7 @@ describe('app machine: errors', () => {
   });
 
   it('only logs the error for a crawler, and asks the detector once', async () => {
-    const app = startApp({ visitorIsCrawler: true });
+    const app = await startApp({ visitorIsCrawler: true });
     app.send({ type: 'session.changed', signedIn: false });
     app.send({ type: 'nav.go', to: '/nope' });
     await flush();
@@ -232,7 +259,7 @@ describe('app machine: errors', () => {
   });
 
   it('shows an error a page threw while rendering', async () => {
-    const app = startApp();
+    const app = await startApp();
     app.send({ type: 'error.raised', error: createAppError({ message: 'render failed', fatal: true }) });
     await flush();
     expect(app.actor.getSnapshot().context.error).toMatchObject({
@@ -243,8 +270,199 @@ describe('app machine: errors', () => {
   });
 });
 
+const CHUNK_ERROR = { kind: 'chunk', statusCode: 500, message: 'A part of the app could not be loaded.' };
+
+describe('app machine: build manifest', () => {
+  it('fetches the manifest a second after start and applies its redirect rules', async () => {
+    const app = await startApp({ manifest: 'manual' });
+    expect(app.manifests).toHaveLength(0);
+    app.clock.increment(testInput.manifestPreloadMs);
+    expect(app.manifests[0]?.input).toEqual({ buildId: 'build-1' });
+    await app.answerManifest(testManifest);
+    app.send({ type: 'session.changed', signedIn: false });
+    app.send({ type: 'nav.go', to: '/campaigns#top' });
+    expect(app.loads[0]?.input).toEqual({ route: 'index', params: {}, fullPath: '/#top' });
+  });
+
+  it('does not preload on slow-2g, but fetches at once when a navigation needs the rules', async () => {
+    const app = await startApp({ manifest: 'manual', slowConnection: true });
+    app.send({ type: 'session.changed', signedIn: false });
+    await showing(app, '/');
+    app.clock.increment(10 * testInput.manifestPreloadMs);
+    expect(app.manifests).toHaveLength(0);
+    app.send({ type: 'nav.go', to: '/campaigns' });
+    expect(app.actor.getSnapshot().matches({ navigation: 'awaiting' })).toBe(true);
+    expect(app.manifests).toHaveLength(1);
+    await app.answerManifest(testManifest);
+    expect(app.loads[0]?.input.route).toBe('index');
+  });
+
+  it('logs the spec lines when the manifest fails, and navigates without rules', async () => {
+    const broken = await startApp({ manifest: 'manual' });
+    broken.clock.increment(testInput.manifestPreloadMs);
+    await broken.failManifest(new Error('offline'));
+    const malformed = await startApp({ manifest: 'manual' });
+    malformed.clock.increment(testInput.manifestPreloadMs);
+    await malformed.answerManifest('<html>');
+    expect(broken.logs).toEqual(['[nuxt] Error fetching app manifest.']);
+    expect(malformed.logs).toEqual(['[nuxt] Error creating app manifest matcher.']);
+    broken.send({ type: 'session.changed', signedIn: false });
+    await showing(broken, '/');
+    broken.send({ type: 'nav.go', to: '/campaign/1' });
+    expect(broken.loads[0]?.input.route).toBe('campaign');
+  });
+});
+
+describe('app machine: update detection', () => {
+  const newer = { id: 'build-2', timestamp: 2 };
+  const same = { id: 'build-1', timestamp: 1 };
+
+  it('checks an hour after start; a new id is an update, announced once, and polling stops', async () => {
+    const app = await startApp();
+    app.clock.increment(HOUR - testInput.manifestPreloadMs - 1);
+    expect(app.latest).toHaveLength(0);
+    app.clock.increment(1);
+    expect(app.latest).toHaveLength(1);
+    await app.answerLatest(newer);
+    expect(app.actor.getSnapshot().hasTag('updatePending')).toBe(true);
+    expect(app.updatesNotified()).toBe(1);
+    app.clock.increment(24 * HOUR);
+    expect(app.latest).toHaveLength(0);
+  });
+
+  it('turns the next navigation into a document load of its target', async () => {
+    const app = await startApp();
+    app.send({ type: 'session.changed', signedIn: false });
+    await showing(app, '/');
+    app.clock.increment(HOUR);
+    await app.answerLatest(newer);
+    app.send({ type: 'nav.go', to: '/campaign/2?tab=about' });
+    expect(app.claims[0]?.input).toEqual({ path: '/campaign/2?tab=about' });
+    await app.answerClaim('granted');
+    expect(app.documents).toEqual(['/campaign/2?tab=about']);
+    expect(app.loads).toHaveLength(0);
+  });
+
+  it('keeps navigating in place when the reload guard says not again', async () => {
+    const app = await startApp();
+    app.send({ type: 'session.changed', signedIn: false });
+    await showing(app, '/');
+    app.clock.increment(HOUR);
+    await app.answerLatest(newer);
+    app.send({ type: 'nav.go', to: '/campaign/2' });
+    await app.answerClaim('denied');
+    expect(app.documents).toEqual([]);
+    expect(app.loads[0]?.input.route).toBe('campaign');
+  });
+
+  it('treats a body that is not the expected JSON as a failed check, and backs off', async () => {
+    const app = await startApp();
+    app.clock.increment(HOUR);
+    await app.answerLatest('<html>Sign in to the Wi-Fi</html>');
+    expect(app.actor.getSnapshot().hasTag('updatePending')).toBe(false);
+    expect(app.actor.getSnapshot().context.build.failedChecks).toBe(1);
+    app.clock.increment(2 * HOUR - 1);
+    expect(app.latest).toHaveLength(0);
+    app.clock.increment(1);
+    await app.failLatest(new Error('404'));
+    app.clock.increment(4 * HOUR - 1);
+    expect(app.latest).toHaveLength(0);
+    app.clock.increment(1);
+    await app.answerLatest(same);
+    expect(app.actor.getSnapshot().context.build.failedChecks).toBe(0);
+  });
+
+  it('does not poll while hidden or offline, and checks once when the page is back', async () => {
+    const app = await startApp();
+    app.send({ type: 'page.changed', visible: false, online: true });
+    app.clock.increment(HOUR);
+    expect(app.latest).toHaveLength(0);
+    expect(app.actor.getSnapshot().matches({ build: { updates: 'dormant' } })).toBe(true);
+    app.send({ type: 'page.changed', visible: true, online: false });
+    expect(app.latest).toHaveLength(0);
+    app.send({ type: 'page.changed', visible: true, online: true });
+    expect(app.latest).toHaveLength(1);
+  });
+
+  it('checks when the tab comes back, but not more often than the throttle', async () => {
+    const app = await startApp();
+    app.send({ type: 'page.changed', visible: false, online: true });
+    app.send({ type: 'page.changed', visible: true, online: true });
+    expect(app.latest).toHaveLength(0);
+    app.clock.increment(testInput.updateRecheckThrottleMs);
+    app.send({ type: 'page.changed', visible: false, online: true });
+    app.send({ type: 'page.changed', visible: true, online: true });
+    expect(app.latest).toHaveLength(1);
+    await app.answerLatest(same);
+    app.send({ type: 'page.changed', visible: false, online: true });
+    app.send({ type: 'page.changed', visible: true, online: true });
+    expect(app.latest).toHaveLength(0);
+  });
+});
+
+describe('app machine: chunk-load recovery', () => {
+  async function failedChunk() {
+    const app = await startApp();
+    app.send({ type: 'session.changed', signedIn: false });
+    await showing(app, '/');
+    app.send({ type: 'nav.go', to: '/campaign/3' });
+    await app.failLoad(CHUNK_ERROR);
+    return app;
+  }
+
+  it('reloads the target when a newer build is out and the guard allows', async () => {
+    const app = await failedChunk();
+    expect(app.actor.getSnapshot().matches({ navigation: 'recovering' })).toBe(true);
+    await app.answerLatest({ id: 'build-2', timestamp: 2 });
+    expect(app.claims[0]?.input).toEqual({ path: '/campaign/3' });
+    await app.answerClaim('granted');
+    expect(app.documents).toEqual(['/campaign/3']);
+  });
+
+  it('shows the 500 page with the failure when the guard forbids another reload, or cannot remember', async () => {
+    for (const claim of ['denied', 'unavailable'] as const) {
+      const app = await failedChunk();
+      await app.answerLatest({ id: 'build-2', timestamp: 2 });
+      await app.answerClaim(claim);
+      expect(app.documents).toEqual([]);
+      expect(app.actor.getSnapshot().context.error).toMatchObject({
+        statusCode: 500,
+        message: CHUNK_ERROR.message,
+      });
+      expect(app.addressBar.at(-1)).toEqual({ type: 'push', to: '/campaign/3' });
+    }
+  });
+
+  it('retries the import once for the same build, then shows the error page', async () => {
+    const app = await failedChunk();
+    await app.answerLatest({ id: 'build-1', timestamp: 1 });
+    expect(app.loads).toHaveLength(1);
+    await app.failLoad(CHUNK_ERROR);
+    expect(app.loads).toHaveLength(0);
+    expect(app.actor.getSnapshot().context.error?.message).toBe(CHUNK_ERROR.message);
+    expect(app.claims).toHaveLength(0);
+  });
+
+  it('commits the page when the retry works, also when latest.json is unreachable', async () => {
+    const app = await failedChunk();
+    await app.failLatest(new Error('offline'));
+    await app.finishLoad('second time lucky');
+    expect(app.actor.getSnapshot().context.current).toMatchObject({
+      route: 'campaign',
+      data: 'second time lucky',
+    });
+    expect(app.actor.getSnapshot().hasTag('error')).toBe(false);
+  });
+});
+
 describe('app machine: generated paths', () => {
-  const events: AnyEventObject[] = [
+  const recorder = new CoverageRecorder(inertApp);
+  const newer = { id: 'build-2', timestamp: 2 };
+  const same = { id: testInput.buildId, timestamp: 1 };
+  const afterEvent = (delay: string, state: string) => ({ type: `xstate.after.${delay}.app.${state}` });
+
+  /** Navigation and errors, with just enough of the build region to reach its effects on navigation. */
+  const navigationEvents: AnyEventObject[] = [
     { type: 'nav.go', to: '/' },
     { type: 'nav.go', to: '/home' },
     { type: 'nav.go', to: '/no/such/page' },
@@ -255,6 +473,7 @@ describe('app machine: generated paths', () => {
     { type: 'nav.go', to: 'https://evil.example/' },
     { type: 'nav.popped', to: '/stop' },
     { type: 'nav.popped', to: '//evil.example' },
+    { type: 'nav.popped', to: '/#top' },
     { type: 'session.changed', signedIn: true },
     { type: 'session.changed', signedIn: false },
     { type: 'xstate.done.actor.loadPage', output: { data: 'page data' } },
@@ -262,49 +481,139 @@ describe('app machine: generated paths', () => {
       type: 'xstate.error.actor.loadPage',
       error: { statusCode: 404, message: 'Campaign 9 does not exist.' },
     },
+    {
+      type: 'xstate.error.actor.loadPage',
+      error: { kind: 'chunk', statusCode: 500, message: 'A part of the app could not be loaded.' },
+    },
+    { type: 'xstate.done.actor.checkBuildAfterChunkError', output: newer },
+    { type: 'xstate.done.actor.checkBuildAfterChunkError', output: same },
+    { type: 'xstate.error.actor.checkBuildAfterChunkError', error: { message: 'offline' } },
+    { type: 'xstate.done.actor.retryPage', output: { data: 'page data' } },
+    { type: 'xstate.error.actor.retryPage', error: { kind: 'chunk', message: 'still missing' } },
+    { type: 'xstate.done.actor.claimChunkReload', output: 'granted' },
+    { type: 'xstate.done.actor.claimChunkReload', output: 'denied' },
+    { type: 'xstate.error.actor.claimChunkReload', error: { message: 'storage threw' } },
+    { type: 'xstate.done.actor.claimUpdateReload', output: 'granted' },
+    { type: 'xstate.done.actor.claimUpdateReload', output: 'unavailable' },
+    { type: 'xstate.error.actor.claimUpdateReload', error: { message: 'storage threw' } },
+    { type: 'xstate.done.actor.fetchManifest', output: testManifest },
     { type: 'xstate.done.actor.detectCrawler', output: true },
     { type: 'xstate.done.actor.detectCrawler', output: false },
     { type: 'xstate.error.actor.detectCrawler', error: { message: 'isbot failed to load' } },
-    { type: 'xstate.after.slowNavigation.app.navigation.loading.quick' },
+    afterEvent('slowNavigation', 'navigation.loading.quick'),
+    afterEvent('nextUpdateCheck', 'build.updates.waiting'),
+    { type: 'xstate.done.actor.checkForUpdate', output: newer },
     { type: 'error.raised', error: createAppError({ message: 'render failed', fatal: true }) },
     { type: 'error.cleared' },
   ];
-  const serializeState = (snapshot: AnyMachineSnapshot) =>
-    JSON.stringify([
-      snapshot.value,
-      snapshot.context.session,
-      snapshot.context.visitor,
-      snapshot.context.current !== null,
-    ]);
-  const paths = generateEdgePaths({ machine: inertApp, input: testInput, events, serializeState });
-  const recorder = new CoverageRecorder(inertApp);
+
+  /** The build region on its own: manifest and update checks. */
+  const buildEvents: AnyEventObject[] = [
+    afterEvent('manifestPreload', 'build.manifest.idle'),
+    { type: 'manifest.needed' },
+    { type: 'xstate.done.actor.fetchManifest', output: testManifest },
+    { type: 'xstate.done.actor.fetchManifest', output: { id: 'build-1', rules: 'not a table' } },
+    { type: 'xstate.error.actor.fetchManifest', error: { message: 'offline' } },
+    afterEvent('nextUpdateCheck', 'build.updates.waiting'),
+    afterEvent('updateRecheckThrottle', 'build.updates.waiting.throttled'),
+    { type: 'page.changed', visible: false, online: true },
+    { type: 'page.changed', visible: true, online: true },
+    { type: 'page.changed', visible: true, online: false },
+    { type: 'xstate.done.actor.checkForUpdate', output: newer },
+    { type: 'xstate.done.actor.checkForUpdate', output: same },
+    { type: 'xstate.done.actor.checkForUpdate', output: '<html>captive portal</html>' },
+    { type: 'xstate.error.actor.checkForUpdate', error: { message: 'offline' } },
+  ];
+
+  const value = (snapshot: AnyMachineSnapshot) => snapshot.value as Record<string, unknown>;
+  const updatePending = (snapshot: AnyMachineSnapshot) => snapshot.hasTag('updatePending');
+  const manifestSettled = (snapshot: AnyMachineSnapshot) =>
+    snapshot.matches({ build: { manifest: 'ready' } }) || snapshot.matches({ build: { manifest: 'failed' } });
+  /** The build region as navigation sees it: where the manifest is, and whether a check or an update is on. */
+  const buildPhase = (snapshot: AnyMachineSnapshot) => {
+    const build = value(snapshot).build as { manifest: string; updates: unknown };
+    return [build.manifest, typeof build.updates === 'string' ? build.updates : 'waiting'];
+  };
+
+  const navigationPaths = generateEdgePaths({
+    machine: inertApp,
+    input: testInput,
+    events: navigationEvents,
+    serializeState: (snapshot) =>
+      JSON.stringify([
+        value(snapshot).navigation,
+        value(snapshot).errors,
+        buildPhase(snapshot),
+        snapshot.context.session,
+        snapshot.context.visitor,
+        snapshot.context.current !== null,
+      ]),
+    // One path per (navigation, errors, event), plus the context a guard reads in that state.
+    edgeKey: (snapshot) =>
+      JSON.stringify([
+        value(snapshot).navigation,
+        value(snapshot).errors,
+        value(snapshot).errors === 'screening' ? snapshot.context.visitor : null,
+        value(snapshot).navigation === 'idle' ? snapshot.context.current !== null : null,
+        updatePending(snapshot) && snapshot.context.current !== null,
+        manifestSettled(snapshot) || snapshot.context.current === null,
+      ]),
+  });
+  const buildPaths = generateEdgePaths({
+    machine: inertApp,
+    input: testInput,
+    events: buildEvents,
+    serializeState: (snapshot) =>
+      JSON.stringify([
+        value(snapshot).build,
+        Math.min(snapshot.context.build.failedChecks, 2),
+        snapshot.context.page,
+      ]),
+    edgeKey: (snapshot) =>
+      JSON.stringify([value(snapshot).build, snapshot.context.build.failedChecks > 0, snapshot.context.page]),
+  });
 
   /** What every settled state must look like, whatever path led there. */
   function assertState(snapshot: AnyMachineSnapshot) {
-    const navigation = snapshot.value.navigation;
-    const errors = snapshot.value.errors;
+    const navigation = value(snapshot).navigation;
+    const errors = value(snapshot).errors;
     expect(snapshot.hasTag('booting')).toBe(navigation === 'booting');
-    expect(snapshot.hasTag('busy')).toBe(typeof navigation === 'object' || navigation === 'awaitingSession');
+    expect(snapshot.hasTag('busy')).toBe(navigation !== 'booting' && navigation !== 'idle');
     expect(snapshot.hasTag('slow')).toBe(JSON.stringify(navigation) === '{"loading":"slow"}');
     expect(snapshot.hasTag('error')).toBe(errors === 'shown');
+    expect(snapshot.hasTag('updatePending')).toBe(snapshot.matches({ build: { updates: 'updatePending' } }));
     if (errors === 'none') expect(snapshot.context.error).toBeNull();
     else expect(snapshot.context.error?.message).toEqual(expect.any(String));
-    if (navigation === 'idle') expect(snapshot.context.pending).toBeNull();
-    if (typeof navigation === 'object') expect(snapshot.context.pending?.match).not.toBeNull();
-    if (navigation === 'awaitingSession') expect(snapshot.context.session).toBe('unknown');
+    if (navigation === 'idle' || navigation === 'booting') expect(snapshot.context.pending).toBeNull();
+    else expect(snapshot.context.pending).not.toBeNull();
+    if (['recovering', 'retrying', 'claimingReload'].includes(String(navigation))) {
+      expect(snapshot.context.pending?.failure?.statusCode).toBe(500);
+    }
+    if (snapshot.matches({ build: { manifest: 'ready' } }))
+      expect(snapshot.context.routeRules).toEqual(testManifest.rules);
+    else expect(snapshot.context.routeRules).toBeNull();
+    expect(snapshot.context.build.failedChecks).toBeGreaterThanOrEqual(0);
   }
 
-  it('generates a path for every edge of the state graph', () => {
-    expect(paths.length).toBeGreaterThan(50);
+  it('generates paths for every edge of both projections', () => {
+    console.log(
+      `[paths] app machine: ${navigationPaths.length + buildPaths.length} generated, ${covering.length} cover every transition and state value`,
+    );
+    expect(navigationPaths.length).toBeGreaterThan(100);
+    expect(buildPaths.length).toBeGreaterThan(20);
   });
 
-  for (const path of paths) {
+  const covering = selectCoveringPaths([...navigationPaths, ...buildPaths], {
+    machine: inertApp,
+    input: testInput,
+  });
+
+  for (const path of covering) {
     it(path.description, () => {
       replayPath(path, {
         logic: inertApp,
         input: testInput,
         recorder,
-        delays: { slowNavigation: testInput.slowNavigationMs },
         assertState,
         expectValue: (actual, expected, message) => expect(actual, message).toEqual(expected),
       });

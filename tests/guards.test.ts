@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { auth, guest, routeGuards, runGuards, UnknownMiddlewareError } from '../machines/guards';
+import {
+  auth,
+  type GuardVerdict,
+  guest,
+  type RouteGuard,
+  routeGuards,
+  runGuards,
+  UnknownMiddlewareError,
+} from '../machines/guards';
 import { matchRoute, parseLocation } from '../machines/routes';
 
 function inputFor(target: string, signedIn: boolean) {
@@ -39,10 +47,16 @@ describe('guest (on /login)', () => {
 describe('runGuards', () => {
   it('runs in order and stops at the first verdict that is not allow', () => {
     const calls: string[] = [];
+    const recording =
+      (name: string, verdict: GuardVerdict): RouteGuard =>
+      () => {
+        calls.push(name);
+        return verdict;
+      };
     const registry = {
-      a: () => (calls.push('a'), { type: 'allow' as const }),
-      b: () => (calls.push('b'), { type: 'abort' as const }),
-      c: () => (calls.push('c'), { type: 'allow' as const }),
+      a: recording('a', { type: 'allow' }),
+      b: recording('b', { type: 'abort' }),
+      c: recording('c', { type: 'allow' }),
     };
     expect(runGuards(['a', 'b', 'c'], registry, inputFor('/', false))).toEqual({ type: 'abort' });
     expect(calls).toEqual(['a', 'b']);

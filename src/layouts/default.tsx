@@ -3,6 +3,7 @@ import { css } from '../../styled-system/css';
 import { button } from '../../styled-system/recipes';
 import { config } from '../config';
 import { AppActor, useSession, useSessionRef } from '../ui/appActor';
+import { Icon } from '../ui/Icon';
 import { Link } from '../ui/Link';
 
 const skipLink = css({
@@ -20,6 +21,9 @@ const skipLink = css({
 });
 
 const navLink = css({
+  display: 'inline-flex',
+  alignItems: 'center',
+  gap: '1.5',
   px: '3',
   py: '2',
   borderRadius: 'control',
@@ -39,6 +43,9 @@ export function DefaultLayout({ children }: { readonly children: ReactNode }) {
   const signedIn = useSession((snapshot) => snapshot.context.user !== null) ?? false;
   const signingOut = useSession((snapshot) => snapshot.matches('signingOut')) ?? false;
   const busy = AppActor.useSelector((snapshot) => snapshot.hasTag('busy'));
+  // Until the first page commits, main is empty: a footer would sit on screen only to jump below the fold
+  // when the page arrives, a layout shift on every first load of a long page.
+  const hasPage = AppActor.useSelector((snapshot) => snapshot.context.current !== null);
   return (
     <div className={css({ minH: '100dvh', display: 'flex', flexDirection: 'column', bg: 'bg.muted' })}>
       {/* biome-ignore lint/a11y/useValidAnchor: a skip link is in-page navigation and works without JS too. */}
@@ -100,11 +107,13 @@ export function DefaultLayout({ children }: { readonly children: ReactNode }) {
                 <>
                   <li>
                     <Link to="/home" className={navLink}>
+                      <Icon name="lucide:house" />
                       Home
                     </Link>
                   </li>
                   <li>
                     <Link to="/profile" className={navLink}>
+                      <Icon name="lucide:user-round" />
                       Profile
                     </Link>
                   </li>
@@ -112,6 +121,7 @@ export function DefaultLayout({ children }: { readonly children: ReactNode }) {
               ) : (
                 <li>
                   <Link to="/login" className={navLink}>
+                    <Icon name="lucide:log-in" />
                     Sign in
                   </Link>
                 </li>
@@ -125,6 +135,7 @@ export function DefaultLayout({ children }: { readonly children: ReactNode }) {
               disabled={signingOut}
               onClick={() => session?.send({ type: 'session.signOut' })}
             >
+              <Icon name="lucide:log-out" />
               Sign out
             </button>
           ) : null}
@@ -138,19 +149,21 @@ export function DefaultLayout({ children }: { readonly children: ReactNode }) {
       >
         {children}
       </main>
-      <footer className={css({ borderTopWidth: '1px', borderColor: 'border', bg: 'bg' })}>
-        <div
-          className={`${container} ${css({ py: '6', fontSize: 'sm', color: 'fg.muted', display: 'flex', gap: '4', flexWrap: 'wrap', justifyContent: 'space-between' })}`}
-        >
-          <p>{config.appName} — a demo of statechart-driven navigation.</p>
-          <Link
-            to="/campaign/components/info"
-            className={css({ color: 'fg.muted', _hover: { color: 'fg.highlighted' } })}
+      {hasPage ? (
+        <footer className={css({ borderTopWidth: '1px', borderColor: 'border', bg: 'bg' })}>
+          <div
+            className={`${container} ${css({ py: '6', fontSize: 'sm', color: 'fg.muted', display: 'flex', gap: '4', flexWrap: 'wrap', justifyContent: 'space-between' })}`}
           >
-            Component gallery
-          </Link>
-        </div>
-      </footer>
+            <p>{config.appName} — a demo of statechart-driven navigation.</p>
+            <Link
+              to="/campaign/components/info"
+              className={css({ color: 'fg.muted', _hover: { color: 'fg.highlighted' } })}
+            >
+              Component gallery
+            </Link>
+          </div>
+        </footer>
+      ) : null}
     </div>
   );
 }

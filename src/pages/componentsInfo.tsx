@@ -1,13 +1,41 @@
 import { routes } from '../../machines/routes';
 import { css } from '../../styled-system/css';
 import { button } from '../../styled-system/recipes';
+import { toast } from '../platform/toast';
 import { GoalProgress, StatusBadge } from '../ui/CampaignCard';
 import { Field } from '../ui/Field';
+import { Icon } from '../ui/Icon';
+import { Image } from '../ui/Image';
 import { Link } from '../ui/Link';
 import { card, muted, pageTitle, stack } from '../ui/styles';
 import { definePage } from './types';
 
 const sectionTitle = css({ fontSize: 'lg', fontWeight: 'bold', color: 'fg.highlighted' });
+
+/** Icons the build inlines because the source names them as whole literals: no request on first load. */
+const BUNDLED_ICONS = [
+  { name: 'lucide:house', label: 'Home' },
+  { name: 'lucide:user-round', label: 'Profile' },
+  { name: 'lucide:log-in', label: 'Sign in' },
+  { name: 'lucide:log-out', label: 'Sign out' },
+  { name: 'lucide:heart-handshake', label: 'Support' },
+] as const;
+
+/**
+ * Names put together at run time are invisible to the build's scan, so these come from the icon endpoint,
+ * all in one request; the last does not exist and keeps an empty box of its size.
+ */
+const ON_DEMAND_ICONS = ['telescope', 'sailboat', 'tent', 'no-such-icon'];
+
+const iconTile = css({
+  display: 'grid',
+  justifyItems: 'center',
+  gap: '1',
+  minW: '16',
+  fontSize: 'xs',
+  color: 'fg.muted',
+  '& > span:first-child': { color: 'fg.highlighted' },
+});
 
 function Specimen({
   id,
@@ -69,6 +97,65 @@ function ComponentsInfoPage() {
           <button type="button" className={button()} disabled>
             Disabled
           </button>
+          <button type="button" className={button()}>
+            <Icon name="lucide:heart-handshake" />
+            With an icon
+          </button>
+          <button type="button" className={button({ visual: 'ghost' })} aria-label="Search">
+            <Icon name="lucide:search" size={20} />
+          </button>
+        </Specimen>
+        <Specimen
+          id="icons"
+          title="Icons"
+          description="Icons the app names are inlined at build; others load from /api/_nuxt_icon on demand, with the public Iconify API as a fallback after 1.5 s."
+        >
+          <ul className={css({ display: 'flex', gap: '3', flexWrap: 'wrap' })} aria-label="Inlined icons">
+            {BUNDLED_ICONS.map((icon) => (
+              <li key={icon.name} className={iconTile}>
+                <Icon name={icon.name} size={24} label={icon.label} />
+                <span aria-hidden="true">{icon.label}</span>
+              </li>
+            ))}
+          </ul>
+          <ul
+            className={css({ display: 'flex', gap: '3', flexWrap: 'wrap' })}
+            aria-label="Icons loaded on demand"
+          >
+            {ON_DEMAND_ICONS.map((name) => (
+              <li key={name} className={iconTile}>
+                <Icon name={`lucide:${name}`} size={24} label={name} />
+                <span aria-hidden="true">{name}</span>
+              </li>
+            ))}
+          </ul>
+        </Specimen>
+        <Specimen
+          id="images"
+          title="Images"
+          description="Resized by the /_ipx optimiser with 1x and 2x candidates in webp; a missing source shows a placeholder of the same size."
+        >
+          <figure className={css({ w: '48', display: 'grid', gap: '1', fontSize: 'xs', color: 'fg.muted' })}>
+            <Image
+              src="/campaigns/campaign-3.jpg"
+              alt="A river between green hills"
+              width={192}
+              height={128}
+              fit="cover"
+              className={css({ borderRadius: 'control' })}
+            />
+            <figcaption>campaign-3.jpg, 192×128</figcaption>
+          </figure>
+          <figure className={css({ w: '48', display: 'grid', gap: '1', fontSize: 'xs', color: 'fg.muted' })}>
+            <Image
+              src="/campaigns/no-such-image.jpg"
+              alt="A source that does not exist"
+              width={192}
+              height={128}
+              className={css({ borderRadius: 'control' })}
+            />
+            <figcaption>Missing source: placeholder</figcaption>
+          </figure>
         </Specimen>
         <Specimen
           id="links"
@@ -106,6 +193,78 @@ function ComponentsInfoPage() {
           <div className={css({ w: 'full' })}>
             <GoalProgress raised={6400} goal={10000} title="the example" />
           </div>
+        </Specimen>
+        <Specimen
+          id="toasts"
+          title="Toasts"
+          description="Hover, focus or swipe a toast to hold it; Escape closes one, F8 jumps to them. Five at most are shown."
+        >
+          <button
+            type="button"
+            className={button({ visual: 'outline' })}
+            onClick={() =>
+              toast.add({
+                title: 'Changes saved',
+                description: 'Your draft is safe. This closes in 5 seconds.',
+              })
+            }
+          >
+            Show toast
+          </button>
+          <button
+            type="button"
+            className={button({ visual: 'outline' })}
+            onClick={() =>
+              toast.add({
+                title: 'Campaign archived',
+                description: 'It no longer shows up in searches.',
+                actions: [
+                  {
+                    label: 'Undo',
+                    onClick: () => toast.add({ title: 'Campaign restored', type: 'background' }),
+                  },
+                ],
+              })
+            }
+          >
+            Show toast with action
+          </button>
+          <button
+            type="button"
+            className={button({ visual: 'outline' })}
+            onClick={() => toast.add({ title: 'Something happened', actions: [{}] })}
+          >
+            Show toast with an unlabelled action
+          </button>
+          <button
+            type="button"
+            className={button({ visual: 'outline' })}
+            onClick={() =>
+              toast.add({
+                title: 'Sync finished',
+                description: 'Announced politely: it was not the result of anything you did.',
+                type: 'background',
+              })
+            }
+          >
+            Show toast in the background
+          </button>
+          <button
+            type="button"
+            className={button({ visual: 'outline' })}
+            onClick={() =>
+              toast.add({
+                title: 'Read this first',
+                description: 'This one stays until you close it.',
+                duration: Number.POSITIVE_INFINITY,
+              })
+            }
+          >
+            Show toast that stays
+          </button>
+          <button type="button" className={button({ visual: 'ghost' })} onClick={() => toast.clear()}>
+            Clear toasts
+          </button>
         </Specimen>
       </div>
       <section

@@ -17,7 +17,7 @@ export function Error500({ statusCode, statusMessage, message }: ErrorViewProps)
           className={button({ visual: 'outline' })}
           onClick={() => window.location.reload()}
         >
-          Refresh this page
+          Reload
         </button>
       </div>
     </main>

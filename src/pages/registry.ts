@@ -18,6 +18,8 @@ const loaded = new Map<RouteName, AnyPage>();
 /** A page's code could not be downloaded: a network blip, or a deploy removed the old chunk. */
 export class ChunkLoadError extends Error {
   readonly statusCode = 500;
+  /** What the app machine's `isChunkError` guard looks for. */
+  readonly kind = 'chunk';
   constructor(
     readonly route: RouteName,
     override readonly cause: unknown,

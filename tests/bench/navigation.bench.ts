@@ -1,17 +1,35 @@
 import { bench, describe } from 'vitest';
 import { createActor, fromCallback, fromPromise } from 'xstate';
-import { appMachine } from '../../machines/app.machine';
-import { silentSession, testInput } from '../support/appHarness';
+import {
+  appMachine,
+  type LoadedPage,
+  type LoadPageInput,
+  type ReloadClaim,
+} from '../../machines/app.machine';
+import { silentSession, testInput, testManifest } from '../support/appHarness';
 
 /** The machine's own cost per navigation: page loads resolve at once, so only matching, guards and commits count. */
 const instant = appMachine.provide({
   actors: {
     session: silentSession,
     listenToHistory: fromCallback(() => () => {}),
-    loadPage: fromPromise(async () => ({ data: null })),
+    watchPage: fromCallback(() => () => {}),
+    loadPage: fromPromise<LoadedPage, LoadPageInput>(async () => ({ data: null })),
     detectCrawler: fromPromise(async () => false),
+    fetchManifest: fromPromise<unknown, { buildId: string }>(async () => testManifest),
+    fetchLatestBuild: fromPromise<unknown>(async () => ({ id: testInput.buildId, timestamp: 1 })),
+    claimReload: fromPromise<ReloadClaim, { path: string }>(async () => 'denied'),
   },
-  actions: { updateAddressBar: () => {}, logSuppressedError: () => {}, reportRejectedTarget: () => {} },
+  actions: {
+    updateAddressBar: () => {},
+    loadDocument: () => {},
+    logSuppressedError: () => {},
+    reportRejectedTarget: () => {},
+    logManifestFetchError: () => {},
+    logManifestMatcherError: () => {},
+    notifyUpdateAvailable: () => {},
+  },
+  guards: { isSlowConnection: () => false },
 });
 
 const targets = [

@@ -1,17 +1,48 @@
 /** Fakes for the app machine's effects: controllable actors, recorded actions, no browser. */
 import { type AnyEventObject, createActor, fromCallback, fromPromise, SimulatedClock } from 'xstate';
-import { type AppInput, appMachine, type LoadedPage, type LoadPageInput } from '../../machines/app.machine';
+import {
+  type AppInput,
+  appMachine,
+  type LoadedPage,
+  type LoadPageInput,
+  type ReloadClaim,
+} from '../../machines/app.machine';
 import type { AddressBarUpdate } from '../../machines/app.utils';
 import type { AppError } from '../../machines/errors';
 import { type RouteGuard, routeGuards } from '../../machines/guards';
 import { findRoute, type RouteRecord, routes } from '../../machines/routes';
 import { sessionMachine } from '../../machines/session.machine';
+import { createToasterMachine } from '../../machines/toaster.machine';
 
 const never = <T, I = unknown>() => fromPromise<T, I>(() => new Promise<T>(() => {}));
 
 /** The session child that never answers: tests tell the app about the session with `session.changed`. */
 export const silentSession = sessionMachine.provide({
-  actors: { fetchSession: never(), signIn: never(), signOut: never(), saveProfile: never() },
+  actors: {
+    fetchSession: never(),
+    signIn: never<{ id: string; email: string; displayName: string }, { email: string; password: string }>(),
+    signOut: never<void>(),
+    saveProfile: never<{ id: string; email: string; displayName: string }, { displayName: string }>(),
+  },
+});
+
+/** A toaster with silent listeners: toasts that machines send land in its context, and nothing touches a DOM. */
+export const inertToaster = createToasterMachine({
+  settings: {
+    durationMs: 5000,
+    maxVisible: 5,
+    removeDelayMs: 200,
+    swipe: { direction: 'right', thresholdPx: 50, startTouchPx: 10, startPx: 2 },
+  },
+  now: () => 0,
+}).provide({
+  actors: {
+    listenToToastApi: fromCallback(() => () => {}),
+    watchWindowFocus: fromCallback(() => () => {}),
+    watchPageVisibility: fromCallback(() => () => {}),
+    listenToHotkey: fromCallback(() => () => {}),
+    listenToEscape: fromCallback(() => () => {}),
+  },
 });
 
 /** Routes only tests have: a guard that is not registered, a redirect loop, an abort, an exit. */
@@ -30,54 +61,117 @@ export const testGuards: Readonly<Record<string, RouteGuard>> = {
   outside: () => ({ type: 'redirect', to: 'https://evil.example/' }),
 };
 
+export const HOUR = 60 * 60 * 1000;
+
 export const testInput: AppInput = {
   slowNavigationMs: 250,
   maxRedirects: 3,
   maxEchoedPathLength: 40,
+  buildId: 'build-1',
+  manifestPreloadMs: 1000,
+  updateCheckIntervalMs: HOUR,
+  maxUpdateCheckIntervalMs: 4 * HOUR,
+  updateRecheckThrottleMs: 5 * 60 * 1000,
   routes: testRoutes,
   guards: testGuards,
+};
+
+/** The manifest the build writes for `build-1`. */
+export const testManifest = {
+  id: 'build-1',
+  timestamp: 1,
+  rules: { '/campaigns': { redirect: '/' } },
+  prerendered: [],
+};
+
+const inertActions = {
+  updateAddressBar: () => {},
+  loadDocument: () => {},
+  logSuppressedError: () => {},
+  reportRejectedTarget: () => {},
+  logManifestFetchError: () => {},
+  logManifestMatcherError: () => {},
+  notifyUpdateAvailable: () => {},
 };
 
 /** The app machine with inert effects, for graph traversal and path replay. */
 export const inertApp = appMachine.provide({
   actors: {
     session: silentSession,
+    toaster: inertToaster,
     listenToHistory: fromCallback(() => () => {}),
+    watchPage: fromCallback(() => () => {}),
     loadPage: never<LoadedPage, LoadPageInput>(),
     detectCrawler: never<boolean>(),
+    fetchManifest: never<unknown, { buildId: string }>(),
+    fetchLatestBuild: never<unknown>(),
+    claimReload: never<ReloadClaim, { path: string }>(),
   },
-  actions: { updateAddressBar: () => {}, logSuppressedError: () => {}, reportRejectedTarget: () => {} },
+  actions: inertActions,
+  guards: { isSlowConnection: () => false },
 });
 
-interface Deferred<T> {
-  readonly input: LoadPageInput;
+interface Deferred<T, I> {
+  readonly input: I;
   readonly signal: AbortSignal;
   resolve(value: T): void;
   reject(error: unknown): void;
 }
 
-/** A running app actor whose page loads, crawler check and address bar the test controls and reads. */
-export function startApp(options: { visitorIsCrawler?: boolean; input?: Partial<AppInput> } = {}) {
+function controllable<T, I>(list: Deferred<T, I>[]) {
+  return fromPromise<T, I>(
+    ({ input, signal }) =>
+      new Promise<T>((resolve, reject) => {
+        list.push({ input, signal, resolve, reject });
+      }),
+  );
+}
+
+export interface StartOptions {
+  readonly visitorIsCrawler?: boolean;
+  readonly slowConnection?: boolean;
+  /** By default the manifest loads at once; `manual` leaves its fetch to the test. */
+  readonly manifest?: 'instant' | 'manual';
+  readonly input?: Partial<AppInput>;
+}
+
+/**
+ * A running app actor whose effects the test controls and reads. Unless the manifest is `manual`, the
+ * clock is moved past the manifest preload first, so the app is as it is a second after start.
+ */
+export async function startApp(options: StartOptions = {}) {
   const clock = new SimulatedClock();
-  const loads: Deferred<LoadedPage>[] = [];
+  const loads: Deferred<LoadedPage, LoadPageInput>[] = [];
+  const manifests: Deferred<unknown, { buildId: string }>[] = [];
+  const latest: Deferred<unknown, unknown>[] = [];
+  const claims: Deferred<ReloadClaim, { path: string }>[] = [];
   const addressBar: AddressBarUpdate[] = [];
+  const documents: string[] = [];
   const suppressed: AppError[] = [];
   const rejected: string[] = [];
+  const logs: string[] = [];
+  let updatesNotified = 0;
   const logic = appMachine.provide({
     actors: {
       session: silentSession,
+      toaster: inertToaster,
       listenToHistory: fromCallback(() => () => {}),
-      loadPage: fromPromise<LoadedPage, LoadPageInput>(
-        ({ input, signal }) =>
-          new Promise<LoadedPage>((resolve, reject) => {
-            loads.push({ input, signal, resolve, reject });
-          }),
-      ),
+      watchPage: fromCallback(() => () => {}),
+      loadPage: controllable(loads),
       detectCrawler: fromPromise(async () => options.visitorIsCrawler ?? false),
+      fetchManifest:
+        options.manifest === 'manual'
+          ? controllable(manifests)
+          : fromPromise<unknown, { buildId: string }>(async () => testManifest),
+      fetchLatestBuild: controllable(latest),
+      claimReload: controllable(claims),
     },
     actions: {
       updateAddressBar: (_, update) => {
         if (update) addressBar.push(update);
+      },
+      loadDocument: (_, { url }) => {
+        documents.push(url);
       },
       logSuppressedError: (_, { error }) => {
         suppressed.push(error);
@@ -85,25 +179,59 @@ export function startApp(options: { visitorIsCrawler?: boolean; input?: Partial<
       reportRejectedTarget: (_, { to }) => {
         rejected.push(to);
       },
+      logManifestFetchError: () => {
+        logs.push('[nuxt] Error fetching app manifest.');
+      },
+      logManifestMatcherError: () => {
+        logs.push('[nuxt] Error creating app manifest matcher.');
+      },
+      notifyUpdateAvailable: () => {
+        updatesNotified += 1;
+      },
     },
+    guards: { isSlowConnection: () => options.slowConnection ?? false },
   });
   const actor = createActor(logic, { clock, input: { ...testInput, ...options.input } });
   actor.start();
+  if (options.manifest !== 'manual') {
+    clock.increment(testInput.manifestPreloadMs);
+    await flush();
+  }
   const send = (event: AnyEventObject) => actor.send(event as Parameters<typeof actor.send>[0]);
-  /** Resolves the newest pending page load and lets promise callbacks run. */
-  async function finishLoad(data: unknown = 'data') {
-    const load = loads[loads.length - 1];
-    if (!load) throw new Error('No page load is pending.');
-    load.resolve({ data });
+  async function settle<T, I>(
+    list: Deferred<T, I>[],
+    outcome: { value: T } | { error: unknown },
+    newest = false,
+  ) {
+    const pending = newest ? list.pop() : list.shift();
+    if (!pending) throw new Error('Nothing of that kind is pending.');
+    if ('value' in outcome) pending.resolve(outcome.value);
+    else pending.reject(outcome.error);
     await flush();
   }
-  async function failLoad(error: unknown) {
-    const load = loads[loads.length - 1];
-    if (!load) throw new Error('No page load is pending.');
-    load.reject(error);
-    await flush();
-  }
-  return { actor, clock, loads, addressBar, suppressed, rejected, send, finishLoad, failLoad };
+  return {
+    actor,
+    clock,
+    loads,
+    manifests,
+    latest,
+    claims,
+    addressBar,
+    documents,
+    suppressed,
+    rejected,
+    logs,
+    updatesNotified: () => updatesNotified,
+    send,
+    /** Settles the newest page load (older ones were superseded). */
+    finishLoad: (data: unknown = 'data') => settle(loads, { value: { data } }, true),
+    failLoad: (error: unknown) => settle(loads, { error }, true),
+    answerManifest: (value: unknown) => settle(manifests, { value }),
+    failManifest: (error: unknown) => settle(manifests, { error }),
+    answerLatest: (value: unknown) => settle(latest, { value }),
+    failLatest: (error: unknown) => settle(latest, { error }),
+    answerClaim: (value: ReloadClaim) => settle(claims, { value }),
+  };
 }
 
 /** Lets settled promises deliver their results to the actors. */

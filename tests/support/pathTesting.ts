@@ -39,6 +39,8 @@ export interface PathModelOptions<TInput> {
   readonly events: readonly AnyEventObject[];
   /** Distinguishes states by more than their value where guards read context. */
   readonly serializeState: (snapshot: AnyMachineSnapshot) => string;
+  /** Edges whose source states share this key (and event) get one path; defaults to `serializeState`. */
+  readonly edgeKey?: (snapshot: AnyMachineSnapshot) => string;
 }
 
 function eventKey(event: AnyEventObject): string {
@@ -83,13 +85,16 @@ export function generateEdgePaths<TInput>(options: PathModelOptions<TInput>): Ge
   for (const [stateKey, entry] of Object.entries(adjacency)) {
     const prefix = toState.get(stateKey);
     if (!prefix) continue;
-    for (const transition of Object.values(entry.transitions)) {
+    for (const transition of Object.values(entry.transitions) as {
+      event: AnyEventObject;
+      state: AnyMachineSnapshot;
+    }[]) {
       // An event no transition takes in this state is not an edge; sending it would test nothing.
       if (!entry.state.can(transition.event)) continue;
       const next = { event: transition.event, state: transition.state };
       const steps = [...prefix, next];
-      // One path per (state value, event): context variants only help the graph reach states.
-      const key = `${JSON.stringify(entry.state.value)}|${eventKey(transition.event)}`;
+      // One path per (edge key, event): finer context variants only help the graph reach states.
+      const key = `${(options.edgeKey ?? options.serializeState)(entry.state)}|${eventKey(transition.event)}`;
       if (seen.has(key)) continue;
       seen.add(key);
       paths.push({ description: describePath(steps), steps });
@@ -179,6 +184,8 @@ export class CoverageRecorder {
     console.log(
       `[coverage] ${title}: states ${statesCovered}/${inventory.states.size}, transitions ${transitionsCovered}/${inventory.transitions.size}`,
     );
+    for (const id of missingStates) console.log(`[coverage]   missing state ${id}`);
+    for (const label of missingTransitions) console.log(`[coverage]   missing transition ${label}`);
     return {
       statesCovered,
       statesTotal: inventory.states.size,
@@ -231,4 +238,38 @@ export function replayPath<TInput>(path: GeneratedPath, options: ReplayOptions<T
   } finally {
     actor.stop();
   }
+}
+
+/**
+ * From many generated paths, the few that cover the same ground: shortest first, a path is kept when it
+ * takes a transition definition or settles in a state value that no kept path did. Every kept path is then
+ * replayed as its own asserted test; coverage is still measured on those replays alone.
+ */
+export function selectCoveringPaths<TInput>(
+  paths: readonly GeneratedPath[],
+  options: { machine: AnyStateMachine; input?: TInput },
+): GeneratedPath[] {
+  const takenTransitions = new Set<string>();
+  const settledValues = new Set<string>();
+  const chosen: GeneratedPath[] = [];
+  const byLength = [...paths].sort((a, b) => a.steps.length - b.steps.length);
+  for (const path of byLength) {
+    const recorder = new CoverageRecorder(options.machine);
+    const actor = createActor(options.machine, {
+      clock: new SimulatedClock(),
+      inspect: recorder.inspect,
+      ...(options.input !== undefined ? { input: options.input } : {}),
+    });
+    actor.start();
+    for (const step of path.steps) if (step.event.type !== 'xstate.init') actor.send(step.event);
+    actor.stop();
+    const values = path.steps.map((step) => JSON.stringify(step.state.value));
+    const addsTransition = [...recorder.transitions].some((key) => !takenTransitions.has(key));
+    const addsValue = values.some((value) => !settledValues.has(value));
+    if (!addsTransition && !addsValue) continue;
+    chosen.push(path);
+    for (const key of recorder.transitions) takenTransitions.add(key);
+    for (const value of values) settledValues.add(value);
+  }
+  return chosen;
 }

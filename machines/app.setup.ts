@@ -1,0 +1,251 @@
+/**
+ * The app machine's vocabulary: types, and every actor, action, guard and delay its regions name. The
+ * regions live in their own files (app.navigation.ts, app.build.ts, app.errors.ts); app.machine.ts joins
+ * them. Effects are placeholders that fail loudly: src/platform/ provides the real ones, tests provide fakes.
+ */
+import { and, assign, fromCallback, fromPromise, or, raise, setup, stateIn } from 'xstate';
+import {
+  type AddressBarUpdate,
+  beginNavigation,
+  type CommittedNavigation,
+  committed,
+  followRedirect,
+  fragmentStep,
+  guardNamesFor,
+  isAppPath,
+  type NavigationLimits,
+  type PendingNavigation,
+  validateError,
+  withMatch,
+  withVerdict,
+} from './app.utils';
+import type { AppError } from './errors';
+import type { RouteGuard } from './guards';
+import { parseLatestBuild, parseManifest, type RouteRuleTable } from './routeRules';
+import type { RouteName, RouteRecord } from './routes';
+import { type SessionReport, sessionMachine } from './session.machine';
+import { toasterMachine } from './toaster.machine';
+
+export type AppEvent =
+  /** From a link or from code: open this app path. */
+  | { type: 'nav.go'; to: string; replace?: boolean }
+  /** From the browser: the first location, or a back/forward step. */
+  | { type: 'nav.popped'; to: string }
+  /** From the browser: the tab's visibility or the connection changed (and once at start). */
+  | { type: 'page.changed'; visible: boolean; online: boolean }
+  | SessionReport
+  | { type: 'error.raised'; error: AppError }
+  | { type: 'error.cleared' }
+  | { type: 'manifest.needed' }
+  | { type: 'manifest.settled' };
+
+export interface AppInput extends NavigationLimits {
+  readonly slowNavigationMs: number;
+  /** The id of the running build; a different id in `latest.json` means an update. */
+  readonly buildId: string;
+  readonly manifestPreloadMs: number;
+  readonly updateCheckIntervalMs: number;
+  readonly maxUpdateCheckIntervalMs: number;
+  readonly updateRecheckThrottleMs: number;
+  readonly routes?: readonly RouteRecord[];
+  readonly globalMiddleware?: readonly string[];
+  readonly guards?: Readonly<Record<string, RouteGuard>>;
+}
+
+export interface AppContext {
+  readonly limits: NavigationLimits;
+  readonly timing: Pick<
+    AppInput,
+    | 'slowNavigationMs'
+    | 'manifestPreloadMs'
+    | 'updateCheckIntervalMs'
+    | 'maxUpdateCheckIntervalMs'
+    | 'updateRecheckThrottleMs'
+  >;
+  readonly routes: readonly RouteRecord[];
+  readonly globalMiddleware: readonly string[];
+  readonly guards: Readonly<Record<string, RouteGuard>>;
+  readonly session: 'unknown' | 'signedIn' | 'signedOut';
+  readonly pending: PendingNavigation | null;
+  readonly current: CommittedNavigation | null;
+  readonly error: AppError | null;
+  readonly visitor: 'unknown' | 'human' | 'crawler';
+  readonly build: { readonly id: string; readonly latestId: string | null; readonly failedChecks: number };
+  readonly routeRules: RouteRuleTable | null;
+  readonly page: { readonly visible: boolean; readonly online: boolean };
+}
+
+export interface LoadPageInput {
+  readonly route: RouteName;
+  readonly params: Readonly<Record<string, string>>;
+  readonly fullPath: string;
+}
+
+export interface LoadedPage {
+  readonly data: unknown;
+}
+
+/** What the reload guard says: reload now, not again so soon, or no way to remember (so never). */
+export type ReloadClaim = 'granted' | 'denied' | 'unavailable';
+
+export function pendingOf(context: AppContext): PendingNavigation {
+  if (context.pending === null) throw new Error('No navigation is pending.');
+  return context.pending;
+}
+
+function placeholder(name: string): never {
+  throw new Error(`${name} is not provided`);
+}
+
+export const appSetup = setup({
+  types: {
+    context: {} as AppContext,
+    events: {} as AppEvent,
+    input: {} as AppInput,
+  },
+  actors: {
+    session: sessionMachine,
+    toaster: toasterMachine,
+    listenToHistory: fromCallback<AppEvent>(() => placeholder('listenToHistory')),
+    watchPage: fromCallback<AppEvent>(() => placeholder('watchPage')),
+    loadPage: fromPromise<LoadedPage, LoadPageInput>(async () => placeholder('loadPage')),
+    detectCrawler: fromPromise<boolean>(async () => placeholder('detectCrawler')),
+    fetchManifest: fromPromise<unknown, { buildId: string }>(async () => placeholder('fetchManifest')),
+    fetchLatestBuild: fromPromise<unknown>(async () => placeholder('fetchLatestBuild')),
+    claimReload: fromPromise<ReloadClaim, { path: string }>(async () => placeholder('claimReload')),
+  },
+  actions: {
+    updateAddressBar: (_, _params: AddressBarUpdate | null) => placeholder('updateAddressBar'),
+    loadDocument: (_, _params: { url: string }) => placeholder('loadDocument'),
+    logSuppressedError: (_, _params: { error: AppError }) => placeholder('logSuppressedError'),
+    reportRejectedTarget: (_, _params: { to: string }) => placeholder('reportRejectedTarget'),
+    logManifestFetchError: (_, _params: { error: unknown }) => placeholder('logManifestFetchError'),
+    logManifestMatcherError: (_, _params: { manifest: unknown }) => placeholder('logManifestMatcherError'),
+    notifyUpdateAvailable: () => placeholder('notifyUpdateAvailable'),
+    assignSession: assign({
+      session: ({ event }) => (event.type === 'session.changed' && event.signedIn ? 'signedIn' : 'signedOut'),
+    }),
+    beginNavigation: assign({
+      pending: ({ event }) => {
+        if (event.type === 'nav.go') return beginNavigation(event.to, event.replace ? 'replace' : 'push');
+        if (event.type === 'nav.popped') return beginNavigation(event.to, 'pop');
+        return null;
+      },
+    }),
+    beginRefresh: assign({
+      pending: ({ context }) =>
+        context.current ? beginNavigation(context.current.fullPath, 'replace') : null,
+    }),
+    matchPending: assign({ pending: ({ context }) => withMatch(pendingOf(context), context.routes) }),
+    runGuards: assign({
+      pending: ({ context }) => {
+        const pending = pendingOf(context);
+        const names = guardNamesFor(pending, context.globalMiddleware);
+        return withVerdict(
+          pending,
+          names,
+          context.guards,
+          context.session === 'signedIn',
+          context.routeRules,
+        );
+      },
+    }),
+    followRedirect: assign({ pending: ({ context }) => followRedirect(pendingOf(context)) }),
+    followFragment: assign({
+      current: ({ context, event }) =>
+        (event.type === 'nav.popped' ? fragmentStep(context.current, event.to) : null) ?? context.current,
+    }),
+    rememberFailure: assign(({ context }, params: { error: AppError }) => ({
+      pending: { ...pendingOf(context), failure: params.error },
+    })),
+    /** Puts what the navigation loaded (or, on failure, nothing) on screen. */
+    commit: assign(({ context }, params: { data: unknown; failed: boolean }) => ({
+      current: committed(pendingOf(context), context.current, params.data, params.failed),
+      pending: null,
+    })),
+    /** The error page goes up for a failure and down for a success. */
+    announceOutcome: raise((_, params: { error: AppError | null }) =>
+      params.error
+        ? { type: 'error.raised' as const, error: params.error }
+        : { type: 'error.cleared' as const },
+    ),
+    clearPending: assign({ pending: null }),
+    assignError: assign({ error: ({ event }) => (event.type === 'error.raised' ? event.error : null) }),
+    clearError: assign({ error: null }),
+    assignPage: assign({
+      page: ({ context, event }) =>
+        event.type === 'page.changed' ? { visible: event.visible, online: event.online } : context.page,
+    }),
+    assignRules: assign((_, params: { manifest: unknown }) => ({
+      routeRules: parseManifest(params.manifest)?.rules ?? null,
+    })),
+    assignLatestBuild: assign(({ context }, params: { latest: unknown }) => ({
+      build: { ...context.build, latestId: parseLatestBuild(params.latest)?.id ?? null, failedChecks: 0 },
+    })),
+    countFailedCheck: assign({
+      build: ({ context }) => ({ ...context.build, failedChecks: context.build.failedChecks + 1 }),
+    }),
+  },
+  guards: {
+    isAppPath: ({ event }) => (event.type === 'nav.go' || event.type === 'nav.popped') && isAppPath(event.to),
+    /** Signed in became signed out, or the other way round, with a page on screen. */
+    isSessionFlip: ({ context, event }) =>
+      event.type === 'session.changed' &&
+      context.current !== null &&
+      event.signedIn !== (context.session === 'signedIn'),
+    isFragmentStep: ({ context, event }) =>
+      event.type === 'nav.popped' &&
+      context.pending === null &&
+      fragmentStep(context.current, event.to) !== null,
+    isSessionKnown: ({ context }) => context.session !== 'unknown',
+    /** Rules apply once the manifest has loaded or failed; the first navigation never waits (the server applied them). */
+    canApplyRules: or([
+      ({ context }) => context.current === null,
+      stateIn('#app.build.manifest.ready'),
+      stateIn('#app.build.manifest.failed'),
+    ]),
+    hasGuardFailure: ({ context }) => context.pending?.failure != null,
+    isRedirect: ({ context }) => context.pending?.verdict?.type === 'redirect',
+    isRedirectAllowed: ({ context }) =>
+      context.pending !== null &&
+      context.pending.redirects < context.limits.maxRedirects &&
+      followRedirect(context.pending) !== null,
+    isAborted: ({ context }) => context.pending?.verdict?.type === 'abort',
+    isInvalid: ({ context }) => validateError(pendingOf(context), context.limits) !== null,
+    isKnownCrawler: ({ context }) => context.visitor === 'crawler',
+    isKnownHuman: ({ context }) => context.visitor === 'human',
+    isCrawler: (_, isCrawler: boolean) => isCrawler,
+    isChunkError: (_, { error }: { error: unknown }) =>
+      typeof error === 'object' && error !== null && (error as { kind?: unknown }).kind === 'chunk',
+    isNewerBuild: ({ context }, { latest }: { latest: unknown }) => {
+      const build = parseLatestBuild(latest);
+      return build !== null && build.id !== context.build.id;
+    },
+    isSameBuild: ({ context }, { latest }: { latest: unknown }) =>
+      parseLatestBuild(latest)?.id === context.build.id,
+    isValidManifest: (_, { manifest }: { manifest: unknown }) => parseManifest(manifest) !== null,
+    isReloadGranted: (_, claim: ReloadClaim) => claim === 'granted',
+    /** The page is worth polling for: the tab is visible and online (after the event, when it is one). */
+    isPageActive: ({ context, event }) =>
+      event.type === 'page.changed'
+        ? event.visible && event.online
+        : context.page.visible && context.page.online,
+    isSlowConnection: () => placeholder('isSlowConnection guard'),
+    /** An update is waiting and this is not the first load: the navigation becomes a document load. */
+    shouldReloadForUpdate: and([
+      stateIn('#app.build.updates.updatePending'),
+      ({ context }) => context.current !== null,
+    ]),
+  },
+  delays: {
+    slowNavigation: ({ context }) => context.timing.slowNavigationMs,
+    manifestPreload: ({ context }) => context.timing.manifestPreloadMs,
+    updateRecheckThrottle: ({ context }) => context.timing.updateRecheckThrottleMs,
+    /** Hourly; after failed checks it backs off (doubling), never beyond the maximum. */
+    nextUpdateCheck: ({ context }) =>
+      Math.min(
+        context.timing.updateCheckIntervalMs * 2 ** context.build.failedChecks,
+        context.timing.maxUpdateCheckIntervalMs,
+      ),
+  },
+});

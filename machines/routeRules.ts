@@ -1,0 +1,88 @@
+/**
+ * Route rules: the one typed source of the rules the client applies during navigation. The build copies
+ * them into the build manifest (`_app/builds/meta/{id}.json`); the preview server applies the redirects
+ * to document requests too, so a deep link is redirected before any JavaScript runs.
+ */
+
+export interface RouteRule {
+  /** A path inside this app to send the visitor to instead. */
+  readonly redirect?: string;
+}
+
+/** Keys are exact paths or prefixes ending in `/**`. */
+export type RouteRuleTable = Readonly<Record<string, RouteRule>>;
+
+export const routeRules: RouteRuleTable = {
+  // Old and guessable addresses that people type or bookmark.
+  '/campaigns': { redirect: '/' },
+  '/campaigns/**': { redirect: '/' },
+  '/signin': { redirect: '/login' },
+  '/campaign/components': { redirect: '/campaign/components/info' },
+};
+
+export interface BuildManifest {
+  readonly id: string;
+  readonly timestamp: number;
+  readonly rules: RouteRuleTable;
+  /** Paths served as prerendered HTML; this SPA prerenders none. */
+  readonly prerendered: readonly string[];
+}
+
+export interface LatestBuild {
+  readonly id: string;
+  readonly timestamp: number;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Reads `latest.json`; anything else (a captive portal's HTML, an error body) is `null`, never an update. */
+export function parseLatestBuild(raw: unknown): LatestBuild | null {
+  if (!isRecord(raw) || typeof raw.id !== 'string' || raw.id === '' || typeof raw.timestamp !== 'number')
+    return null;
+  return { id: raw.id, timestamp: raw.timestamp };
+}
+
+function isRuleTable(value: unknown): value is RouteRuleTable {
+  if (!isRecord(value)) return false;
+  return Object.entries(value).every(
+    ([key, rule]) =>
+      key.startsWith('/') &&
+      isRecord(rule) &&
+      (rule.redirect === undefined || typeof rule.redirect === 'string'),
+  );
+}
+
+/** Reads a build manifest; `null` when its shape is not one the matcher can be built from. */
+export function parseManifest(raw: unknown): BuildManifest | null {
+  if (!isRecord(raw) || typeof raw.id !== 'string' || typeof raw.timestamp !== 'number') return null;
+  if (!isRuleTable(raw.rules)) return null;
+  if (!Array.isArray(raw.prerendered) || !raw.prerendered.every((path) => typeof path === 'string'))
+    return null;
+  return { id: raw.id, timestamp: raw.timestamp, rules: raw.rules, prerendered: raw.prerendered };
+}
+
+function withoutTrailingSlash(path: string): string {
+  return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+}
+
+/**
+ * The rules for a path, merged so that the most specific wins per key: longer `/**` prefixes beat shorter
+ * ones, and an exact path beats every prefix. Trailing slashes and case do not matter.
+ */
+export function rulesFor(pathname: string, table: RouteRuleTable): RouteRule {
+  const path = withoutTrailingSlash(pathname.toLowerCase());
+  const matches: { rule: RouteRule; weight: number }[] = [];
+  for (const [key, rule] of Object.entries(table)) {
+    const pattern = key.toLowerCase();
+    if (pattern.endsWith('/**')) {
+      const prefix = pattern.slice(0, -3);
+      if (path === prefix || path.startsWith(`${prefix}/`)) matches.push({ rule, weight: prefix.length });
+    } else if (withoutTrailingSlash(pattern) === path) {
+      matches.push({ rule, weight: Number.MAX_SAFE_INTEGER });
+    }
+  }
+  matches.sort((a, b) => a.weight - b.weight);
+  return Object.assign({}, ...matches.map((match) => match.rule));
+}

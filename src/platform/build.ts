@@ -1,0 +1,82 @@
+import { fromCallback, fromPromise } from 'xstate';
+import type { AppEvent, ReloadClaim } from '../../machines/app.machine';
+import { config } from '../config';
+import { claimReload, sessionStorageOrNull } from './reloadGuard';
+
+const REQUEST_TIMEOUT_MS = 10_000;
+
+/** A JSON document of this build's own files; anything else (HTML from a captive portal, a 404) rejects. */
+async function fetchJson(url: string, signal: AbortSignal, cache: RequestCache): Promise<unknown> {
+  const response = await fetch(url, {
+    cache,
+    credentials: 'same-origin',
+    headers: { accept: 'application/json' },
+    signal: AbortSignal.any([signal, AbortSignal.timeout(REQUEST_TIMEOUT_MS)]),
+  });
+  if (!response.ok) throw new Error(`${url} answered ${response.status}`);
+  if (!(response.headers.get('content-type') ?? '').includes('json')) throw new Error(`${url} is not JSON`);
+  return response.json();
+}
+
+/** The build manifest with the route rules; immutable per build id, so the HTTP cache may answer. */
+export const fetchManifest = fromPromise<unknown, { buildId: string }>(({ input, signal }) =>
+  fetchJson(`${config.build.manifestBase}/meta/${encodeURIComponent(input.buildId)}.json`, signal, 'default'),
+);
+
+/** The newest build's id; the timestamp query and `no-store` keep every cache out of the way. */
+export const fetchLatestBuild = fromPromise<unknown>(({ signal }) =>
+  fetchJson(`${config.build.manifestBase}/latest.json?${Date.now()}`, signal, 'no-store'),
+);
+
+export const claimPageReload = fromPromise<ReloadClaim, { path: string }>(async ({ input }) =>
+  claimReload(
+    sessionStorageOrNull(),
+    config.build.reloadGuardKey,
+    input.path,
+    Date.now(),
+    config.build.reloadGuardMs,
+  ),
+);
+
+/**
+ * Tells the app whether the tab is visible and online (now, and on every change), and swallows Vite's
+ * preload errors for CSS, which the reference system also ignores: a missing stylesheet is no reason to fail.
+ * A failed JavaScript preload is left alone: its import rejects and the navigation recovers.
+ */
+export const watchPage = fromCallback<AppEvent>(({ sendBack }) => {
+  const report = () =>
+    sendBack({
+      type: 'page.changed',
+      visible: document.visibilityState !== 'hidden',
+      online: navigator.onLine !== false,
+    });
+  const onPreloadError = (event: Event) => {
+    const payload = (event as Event & { payload?: unknown }).payload;
+    if (payload instanceof Error && payload.message.includes('Unable to preload CSS')) event.preventDefault();
+  };
+  report();
+  document.addEventListener('visibilitychange', report);
+  window.addEventListener('online', report);
+  window.addEventListener('offline', report);
+  window.addEventListener('vite:preloadError', onPreloadError);
+  return () => {
+    document.removeEventListener('visibilitychange', report);
+    window.removeEventListener('online', report);
+    window.removeEventListener('offline', report);
+    window.removeEventListener('vite:preloadError', onPreloadError);
+  };
+});
+
+/** `slow-2g` only, as the reference: plain 2G still fetches the manifest. */
+export function isSlowConnection(): boolean {
+  const connection = (navigator as Navigator & { connection?: { effectiveType?: string } }).connection;
+  return connection?.effectiveType === 'slow-2g';
+}
+
+/** A full document load of an app path: the newer build's HTML and chunks come with it. */
+export function loadDocument(url: string): void {
+  const target = new URL(url, window.location.href);
+  if (target.origin !== window.location.origin) return;
+  if (target.href === window.location.href) window.location.reload();
+  else window.location.assign(target.href);
+}
