@@ -42,7 +42,12 @@ test.describe('update detection', () => {
     await page.clock.fastForward(HOUR - 5_000);
     expect(checks).toBe(0);
     await page.clock.fastForward(10_000);
-    await expect(page.getByRole('status').filter({ hasText: 'A new version is available' })).toBeVisible();
+    const notice = page
+      .getByRole('region', { name: 'Notifications (F8)' })
+      .getByRole('listitem')
+      .filter({ hasText: 'A new version is available' });
+    await expect(notice).toBeVisible();
+    await expect(notice.getByRole('button', { name: 'Reload' })).toBeVisible();
     expect(checks).toBe(1);
     await page.clock.fastForward(3 * HOUR);
     expect(checks).toBe(1);

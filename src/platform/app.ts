@@ -10,6 +10,7 @@ import {
   loadDocument,
   watchPage,
 } from './build';
+import { createBrowserColorMode } from './colorMode';
 import { detectCrawler } from './crawler';
 import { listenToHistory, updateAddressBar } from './history';
 import { browserSessionMachine } from './session';
@@ -22,6 +23,7 @@ export function createBrowserApp(history: BrowserHistory) {
     actors: {
       session: browserSessionMachine,
       toaster: createBrowserToaster(config.toast),
+      colorMode: createBrowserColorMode(config.colorMode),
       listenToHistory: listenToHistory(history),
       watchPage,
       loadPage,
