@@ -9,12 +9,12 @@
 // nothing is put on `window`. Dev builds of React are heavier than production ones: compare before with after.
 // Usage: node scripts/bench-toasts.mjs [count]
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from '@playwright/test';
 import { createServer as createViteServer } from 'vite';
 import { findChromium } from './find-chromium.mjs';
+import { freePort } from './free-port.mjs';
 
 const TOTAL = Number(process.argv[2]) || 10_000;
 const PER_ROUND = 5;
@@ -22,18 +22,6 @@ const WARM_UP = 500;
 const REMOVE_DELAY_MS = 200;
 const UA =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36';
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 const executablePath = findChromium();
 if (!executablePath) {

@@ -2,10 +2,10 @@
 // Extra arguments go to `playwright test` (e.g. `npm run test:e2e -- e2e/routes.spec.ts`).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findChromium } from './find-chromium.mjs';
+import { freePort } from './free-port.mjs';
 
 const chromium = findChromium();
 if (!chromium) {
@@ -18,19 +18,6 @@ const outDir = process.env.E2E_OUT_DIR ?? 'dist';
 if (!existsSync(`${outDir}/index.html`)) {
   console.error(`No production build in ${outDir}/: run \`npm run build\` first.`);
   process.exit(1);
-}
-
-/** Asks the kernel for a port nobody holds, so a busy 4173 can never break the run. */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 const port = await freePort();
