@@ -6,6 +6,24 @@ import { toastKeyframes, toastRecipe } from './src/ui/toast.recipe';
  * warning yellow, error red, neutral slate). Text-bearing variants use darker shades than the reference's
  * 500/400 where white or dark text must reach WCAG AA contrast on them.
  */
+/**
+ * The palettes the semantic tokens below are built from. Panda's default preset brings 22 more (and its
+ * demo keyframes); every token becomes a CSS variable whether used or not, so they are dropped when the
+ * preset loads (`preset:resolved`). Components use only semantic colours, never a palette directly.
+ */
+const palettes = new Set([
+  'current',
+  'transparent',
+  'white',
+  'black',
+  'slate',
+  'green',
+  'blue',
+  'yellow',
+  'red',
+]);
+const unusedTokenGroups = ['animations', 'blurs', 'aspectRatios'];
+
 const alias = (light: string, dark: string) => ({
   value: { base: `{colors.${light}}`, _dark: `{colors.${dark}}` },
 });
@@ -16,6 +34,17 @@ export default defineConfig({
   exclude: [],
   outdir: 'styled-system',
   jsxFramework: 'react',
+  hooks: {
+    'preset:resolved': ({ preset, name }) => {
+      if (name !== '@pandacss/preset-panda') return;
+      const theme = preset.theme ?? {};
+      const tokens: Record<string, unknown> = { ...theme.tokens };
+      const colors = (tokens.colors ?? {}) as Record<string, unknown>;
+      tokens.colors = Object.fromEntries(Object.entries(colors).filter(([key]) => palettes.has(key)));
+      for (const group of unusedTokenGroups) delete tokens[group];
+      return { ...preset, theme: { ...theme, tokens, keyframes: {} } };
+    },
+  },
   // Dark styles hang on the attribute the colour-mode machine sets on <html>.
   conditions: {
     extend: {

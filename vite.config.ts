@@ -1,6 +1,7 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { buildManifest } from './server/buildManifest.ts';
+import { colorModeBoot } from './server/colorModeBoot.ts';
 import { bundledIcons } from './server/iconBundle.ts';
 import { assetEndpoints, demoApi } from './server/plugin.ts';
 import { spaFallbackForMalformedPaths } from './server/spaFallback.ts';
@@ -10,6 +11,7 @@ const port = Number(process.env.PORT) || 4173;
 export default defineConfig({
   plugins: [
     react(),
+    colorModeBoot(),
     spaFallbackForMalformedPaths(),
     buildManifest(),
     demoApi(),

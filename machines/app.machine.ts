@@ -19,7 +19,8 @@ export type { AppContext, AppEvent, AppInput, LoadedPage, LoadPageInput, ReloadC
  * `logManifestMatcherError`, `notifyUpdateAvailable`; guard `isSlowConnection`.
  * Tags out: `booting` (no page yet), `busy` (a navigation is pending), `slow` (and it is taking long),
  * `error` (the error page replaces the layout), `updatePending` (a newer build is out).
- * Children: `session` (system id `session`), `toaster` (system id `toaster`; provide a configured one).
+ * Children: `session` (system id `session`), `toaster` (system id `toaster`; provide a configured one),
+ * `colorMode` (system id `colorMode`; told each settled page's forced mode with `route.forced`).
  */
 export const appMachine = appSetup.createMachine({
   id: 'app',
@@ -49,6 +50,7 @@ export const appMachine = appSetup.createMachine({
     { id: 'session', systemId: 'session', src: 'session' },
     // Settings and clock are given by the provided logic (createToasterMachine), so no input here.
     { id: 'toaster', systemId: 'toaster', src: 'toaster' },
+    { id: 'colorMode', systemId: 'colorMode', src: 'colorMode' },
     { id: 'history', src: 'listenToHistory' },
     { id: 'page', src: 'watchPage' },
   ],

@@ -72,7 +72,9 @@ export const navigationRegion = appSetup.createStateConfig({
   },
   states: {
     booting: { tags: ['booting'] },
+    // Every settled navigation (page, error page or aborted) ends here: the colour mode learns what it forces.
     idle: {
+      entry: 'notifyColorMode',
       on: {
         // Who may see what has just changed: run the guards again for the page on screen.
         'session.changed': {

@@ -3,7 +3,7 @@
  * regions live in their own files (app.navigation.ts, app.build.ts, app.errors.ts); app.machine.ts joins
  * them. Effects are placeholders that fail loudly: src/platform/ provides the real ones, tests provide fakes.
  */
-import { and, assign, fromCallback, fromPromise, or, raise, setup, stateIn } from 'xstate';
+import { and, assign, fromCallback, fromPromise, or, raise, sendTo, setup, stateIn } from 'xstate';
 import {
   type AddressBarUpdate,
   beginNavigation,
@@ -19,10 +19,11 @@ import {
   withMatch,
   withVerdict,
 } from './app.utils';
+import { type ColorModeEvent, colorModeMachine } from './colorMode.machine';
 import type { AppError } from './errors';
 import type { RouteGuard } from './guards';
 import { parseLatestBuild, parseManifest, type RouteRuleTable } from './routeRules';
-import type { RouteName, RouteRecord } from './routes';
+import { findRoute, type RouteName, type RouteRecord } from './routes';
 import { type SessionReport, sessionMachine } from './session.machine';
 import { toasterMachine } from './toaster.machine';
 
@@ -106,6 +107,7 @@ export const appSetup = setup({
   actors: {
     session: sessionMachine,
     toaster: toasterMachine,
+    colorMode: colorModeMachine,
     listenToHistory: fromCallback<AppEvent>(() => placeholder('listenToHistory')),
     watchPage: fromCallback<AppEvent>(() => placeholder('watchPage')),
     loadPage: fromPromise<LoadedPage, LoadPageInput>(async () => placeholder('loadPage')),
@@ -170,6 +172,16 @@ export const appSetup = setup({
         : { type: 'error.cleared' as const },
     ),
     clearPending: assign({ pending: null }),
+    /** Tells the colour-mode child what the page on screen forces, so a forced page paints in its mode. */
+    notifyColorMode: sendTo(
+      'colorMode',
+      ({ context }): ColorModeEvent => ({
+        type: 'route.forced',
+        mode: context.current?.route
+          ? (findRoute(context.current.route, context.routes).colorMode ?? null)
+          : null,
+      }),
+    ),
     assignError: assign({ error: ({ event }) => (event.type === 'error.raised' ? event.error : null) }),
     clearError: assign({ error: null }),
     assignPage: assign({

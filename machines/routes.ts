@@ -94,6 +94,9 @@ export const routes: readonly RouteRecord[] = [
     layout: 'default',
     middleware: [],
     requiresAuth: false,
+    // The gallery is the reference sheet for the dark palette, the half of the theme most likely to regress
+    // unseen; everything else follows the user's choice.
+    colorMode: 'dark',
   },
 ];
 

@@ -38,7 +38,6 @@ for (const scheme of (process.env.SCHEMES ?? 'light,dark').split(',')) {
         });
       await page.goto(base + path);
       await page.waitForLoadState('networkidle');
-      await page.evaluate((s) => document.documentElement.setAttribute('data-color-mode', s), scheme);
       await page.screenshot({ path: `${out}/${name}-${scheme}-${width}.png`, fullPage: true });
     }
     await context.close();

@@ -28,6 +28,27 @@ export interface AppConfig {
   readonly images: ImageConfig;
   /** Toast notifications (machines/toaster.machine.ts, src/ui/Toaster.tsx). */
   readonly toast: ToastConfig;
+  /** Colour mode (machines/colorMode.machine.ts, src/platform/colorMode.ts, server/colorModeBoot.ts). */
+  readonly colorMode: ColorModeConfig;
+  /** Tooltips (src/ui/Tooltip.tsx). */
+  readonly tooltip: TooltipConfig;
+}
+
+export interface ColorModeConfig {
+  /** Spec section 4: the localStorage key; the boot script in index.html reads the same one. */
+  readonly storageKey: string;
+  /** The browser chrome (`<meta name="theme-color">`) matches the page background of each mode. */
+  readonly themeColors: Readonly<Record<'light' | 'dark', string>>;
+}
+
+export interface TooltipConfig {
+  /** Spec section 12: a pointer merely passing over a button shows nothing; resting on it does. */
+  readonly openDelayMs: number;
+  /**
+   * Spec section 12: once a tooltip has been open, moving to the next button shows its tooltip at once,
+   * until this long after the last one closed: someone scanning a toolbar should not wait at every icon.
+   */
+  readonly skipDelayMs: number;
 }
 
 export interface BuildConfig {
@@ -165,4 +186,10 @@ export const config: AppConfig = {
     actionLabel: 'Action',
     closeLabel: 'Close',
   },
+  colorMode: {
+    storageKey: 'color-mode',
+    // white and slate.900: the `bg` token of each mode (panda.config.ts).
+    themeColors: { light: '#ffffff', dark: '#0f172a' },
+  },
+  tooltip: { openDelayMs: 700, skipDelayMs: 300 },
 };

@@ -3,6 +3,7 @@ import { css } from '../../styled-system/css';
 import { button } from '../../styled-system/recipes';
 import { config } from '../config';
 import { AppActor, useSession, useSessionRef } from '../ui/appActor';
+import { ColorModeSwitch } from '../ui/ColorModeSwitch';
 import { Icon } from '../ui/Icon';
 import { Link } from '../ui/Link';
 
@@ -128,6 +129,7 @@ export function DefaultLayout({ children }: { readonly children: ReactNode }) {
               )}
             </ul>
           </nav>
+          <ColorModeSwitch compact />
           {signedIn ? (
             <button
               type="button"

@@ -3,11 +3,13 @@ import { css } from '../../styled-system/css';
 import { button } from '../../styled-system/recipes';
 import { toast } from '../platform/toast';
 import { GoalProgress, StatusBadge } from '../ui/CampaignCard';
+import { ColorModeSwitch } from '../ui/ColorModeSwitch';
 import { Field } from '../ui/Field';
 import { Icon } from '../ui/Icon';
 import { Image } from '../ui/Image';
 import { Link } from '../ui/Link';
 import { card, muted, pageTitle, stack } from '../ui/styles';
+import { Tooltip } from '../ui/Tooltip';
 import { definePage } from './types';
 
 const sectionTitle = css({ fontSize: 'lg', fontWeight: 'bold', color: 'fg.highlighted' });
@@ -104,6 +106,34 @@ function ComponentsInfoPage() {
           <button type="button" className={button({ visual: 'ghost' })} aria-label="Search">
             <Icon name="lucide:search" size={20} />
           </button>
+        </Specimen>
+        <Specimen
+          id="tooltips"
+          title="Tooltips"
+          description="On icon-only buttons: they open after 700 ms of hovering; once one has been open, the next opens at once until 300 ms after the last one closed."
+        >
+          <Tooltip label="Share">
+            <button type="button" className={button({ visual: 'outline' })} aria-label="Share">
+              <Icon name="lucide:share-2" size={20} />
+            </button>
+          </Tooltip>
+          <Tooltip label="Bookmark">
+            <button type="button" className={button({ visual: 'outline' })} aria-label="Bookmark">
+              <Icon name="lucide:bookmark" size={20} />
+            </button>
+          </Tooltip>
+          <Tooltip label="Report">
+            <button type="button" className={button({ visual: 'outline' })} aria-label="Report">
+              <Icon name="lucide:flag" size={20} />
+            </button>
+          </Tooltip>
+        </Specimen>
+        <Specimen
+          id="color-mode"
+          title="Colour mode"
+          description="Light, dark, or whatever the system says; remembered on this browser. This gallery forces the dark theme, so here the control only shows your choice."
+        >
+          <ColorModeSwitch />
         </Specimen>
         <Specimen
           id="icons"

@@ -2,6 +2,7 @@ import { type FormEvent, useState } from 'react';
 import { css } from '../../styled-system/css';
 import { button } from '../../styled-system/recipes';
 import { useSession, useSessionRef } from '../ui/appActor';
+import { ColorModeSwitch } from '../ui/ColorModeSwitch';
 import { Field } from '../ui/Field';
 import { card, muted, pageTitle, stack } from '../ui/styles';
 import { definePage } from './types';
@@ -71,6 +72,21 @@ function ProfilePage() {
             </p>
           </div>
         </form>
+      </section>
+      <section
+        aria-labelledby="appearance-title"
+        className={`${card} ${css({ display: 'grid', gap: '3', maxW: '2xl' })}`}
+      >
+        <h2
+          id="appearance-title"
+          className={css({ fontSize: 'lg', fontWeight: 'bold', color: 'fg.highlighted' })}
+        >
+          Appearance
+        </h2>
+        <p className={muted}>Light, dark, or the same as your system. Remembered on this browser.</p>
+        <div>
+          <ColorModeSwitch />
+        </div>
       </section>
       <section
         aria-labelledby="session-title"

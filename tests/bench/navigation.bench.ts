@@ -1,35 +1,20 @@
 import { bench, describe } from 'vitest';
-import { createActor, fromCallback, fromPromise } from 'xstate';
-import {
-  appMachine,
-  type LoadedPage,
-  type LoadPageInput,
-  type ReloadClaim,
-} from '../../machines/app.machine';
-import { silentSession, testInput, testManifest } from '../support/appHarness';
+import { createActor, fromPromise } from 'xstate';
+import type { LoadedPage, LoadPageInput, ReloadClaim } from '../../machines/app.machine';
+import { inertApp, testInput, testManifest } from '../support/appHarness';
 
-/** The machine's own cost per navigation: page loads resolve at once, so only matching, guards and commits count. */
-const instant = appMachine.provide({
+/**
+ * The machine's own cost per navigation: the inert app of the tests, with page loads and build checks that
+ * answer at once, so only matching, guards and commits count.
+ */
+const instant = inertApp.provide({
   actors: {
-    session: silentSession,
-    listenToHistory: fromCallback(() => () => {}),
-    watchPage: fromCallback(() => () => {}),
     loadPage: fromPromise<LoadedPage, LoadPageInput>(async () => ({ data: null })),
     detectCrawler: fromPromise(async () => false),
     fetchManifest: fromPromise<unknown, { buildId: string }>(async () => testManifest),
     fetchLatestBuild: fromPromise<unknown>(async () => ({ id: testInput.buildId, timestamp: 1 })),
     claimReload: fromPromise<ReloadClaim, { path: string }>(async () => 'denied'),
   },
-  actions: {
-    updateAddressBar: () => {},
-    loadDocument: () => {},
-    logSuppressedError: () => {},
-    reportRejectedTarget: () => {},
-    logManifestFetchError: () => {},
-    logManifestMatcherError: () => {},
-    notifyUpdateAvailable: () => {},
-  },
-  guards: { isSlowConnection: () => false },
 });
 
 const targets = [

@@ -8,6 +8,7 @@ import {
   type ReloadClaim,
 } from '../../machines/app.machine';
 import type { AddressBarUpdate } from '../../machines/app.utils';
+import { colorModeMachine } from '../../machines/colorMode.machine';
 import type { AppError } from '../../machines/errors';
 import { type RouteGuard, routeGuards } from '../../machines/guards';
 import { findRoute, type RouteRecord, routes } from '../../machines/routes';
@@ -43,6 +44,15 @@ export const inertToaster = createToasterMachine({
     listenToHotkey: fromCallback(() => () => {}),
     listenToEscape: fromCallback(() => () => {}),
   },
+});
+
+/** A colour mode that watches nothing and touches no DOM: it only follows what the app tells it. */
+export const inertColorMode = colorModeMachine.provide({
+  actors: {
+    watchSystemColorScheme: fromCallback(() => () => {}),
+    watchStorage: fromCallback(() => () => {}),
+  },
+  actions: { applyColorMode: () => {}, persistPreference: () => {}, warnCannotForceSystem: () => {} },
 });
 
 /** Routes only tests have: a guard that is not registered, a redirect loop, an abort, an exit. */
@@ -99,6 +109,7 @@ export const inertApp = appMachine.provide({
   actors: {
     session: silentSession,
     toaster: inertToaster,
+    colorMode: inertColorMode,
     listenToHistory: fromCallback(() => () => {}),
     watchPage: fromCallback(() => () => {}),
     loadPage: never<LoadedPage, LoadPageInput>(),
@@ -155,6 +166,7 @@ export async function startApp(options: StartOptions = {}) {
     actors: {
       session: silentSession,
       toaster: inertToaster,
+      colorMode: inertColorMode,
       listenToHistory: fromCallback(() => () => {}),
       watchPage: fromCallback(() => () => {}),
       loadPage: controllable(loads),

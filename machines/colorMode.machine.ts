@@ -1,0 +1,179 @@
+import { assign, fromCallback, setup } from 'xstate';
+
+/** What the user chose: a scheme, or "follow the operating system". */
+export type ColorModePreference = 'light' | 'dark' | 'system';
+/** What is applied to the page: never `system`. */
+export type ColorModeValue = 'light' | 'dark';
+
+export const colorModePreferences: readonly ColorModePreference[] = ['light', 'dark', 'system'];
+export const defaultColorModePreference: ColorModePreference = 'system';
+
+export function isColorModePreference(value: unknown): value is ColorModePreference {
+  return value === 'light' || value === 'dark' || value === 'system';
+}
+
+export interface ColorModeContext {
+  readonly preference: ColorModePreference;
+  /** The operating system's scheme, as last reported; light when it cannot be asked. */
+  readonly systemDark: boolean;
+  /** The committed page's forced mode, if it forces one. */
+  readonly forced: ColorModeValue | null;
+}
+
+export type ColorModeEvent =
+  /** From the control: the user chose a preference. */
+  | { type: 'colorMode.set'; preference: ColorModePreference }
+  /** From the OS (matchMedia), and once when watching starts. */
+  | { type: 'system.colorSchemeChanged'; dark: boolean }
+  /**
+   * From storage: what is stored now, read once at start and then whenever another tab writes it.
+   * `null` is nothing stored; anything else outside the three preferences is damage to repair.
+   */
+  | { type: 'storage.changed'; value: string | null }
+  /** From the app machine, after every settled navigation: what the page on screen forces (`null`: nothing). */
+  | { type: 'route.forced'; mode: ColorModePreference | null };
+
+/** The value the page shows: the forced mode, else the preference, with `system` resolved. */
+export function appliedColorMode(context: ColorModeContext): ColorModeValue {
+  if (context.forced) return context.forced;
+  if (context.preference === 'system') return context.systemDark ? 'dark' : 'light';
+  return context.preference;
+}
+
+function placeholder(name: string): never {
+  throw new Error(`${name} is not provided`);
+}
+
+const applyParams = ({ context }: { context: ColorModeContext }) => ({ value: appliedColorMode(context) });
+const apply = { type: 'applyColorMode', params: applyParams } as const;
+
+/**
+ * The colour mode (spec section 4; behaviour of @nuxtjs/color-mode, see nuxt-behaviours.md section 9).
+ *
+ * Until the first page settles the machine applies nothing: the boot script in index.html has already put
+ * the right class on `<html>`, forced pages included, and applying the bare preference first would flash.
+ * Then it either follows the preference (`following`) or shows the page's forced mode (`forced`, tag
+ * `forced`), where a new preference cannot be chosen (`snapshot.can` says so) and nothing is stored.
+ *
+ * Events in: `colorMode.set`, `system.colorSchemeChanged`, `storage.changed`, `route.forced`.
+ * Must be provided: actors `watchSystemColorScheme` and `watchStorage` (each reports the current value on
+ * start), actions `applyColorMode` ({ value }), `persistPreference` ({ preference }), `warnCannotForceSystem`.
+ * Read by the view: `context.preference`, `appliedColorMode(context)`, tag `forced`.
+ */
+export const colorModeMachine = setup({
+  types: {
+    context: {} as ColorModeContext,
+    events: {} as ColorModeEvent,
+  },
+  actors: {
+    watchSystemColorScheme: fromCallback<ColorModeEvent>(() => placeholder('watchSystemColorScheme')),
+    watchStorage: fromCallback<ColorModeEvent>(() => placeholder('watchStorage')),
+  },
+  actions: {
+    applyColorMode: (_, _params: { value: ColorModeValue }) => placeholder('applyColorMode'),
+    persistPreference: (_, _params: { preference: ColorModePreference }) => placeholder('persistPreference'),
+    warnCannotForceSystem: () => placeholder('warnCannotForceSystem'),
+    assignSystemDark: assign({
+      systemDark: ({ context, event }) =>
+        event.type === 'system.colorSchemeChanged' ? event.dark : context.systemDark,
+    }),
+    assignPreference: assign({
+      preference: ({ context, event }) => {
+        if (event.type === 'colorMode.set') return event.preference;
+        if (event.type === 'storage.changed' && isColorModePreference(event.value)) return event.value;
+        return context.preference;
+      },
+    }),
+    resetPreference: assign({ preference: defaultColorModePreference }),
+    assignForced: assign({
+      forced: ({ context, event }) =>
+        event.type === 'route.forced' && (event.mode === 'light' || event.mode === 'dark')
+          ? event.mode
+          : context.forced,
+    }),
+    clearForced: assign({ forced: null }),
+  },
+  guards: {
+    isStoredPreference: ({ event }) => event.type === 'storage.changed' && isColorModePreference(event.value),
+    isNothingStored: ({ event }) => event.type === 'storage.changed' && event.value === null,
+    isForcingSystem: ({ event }) => event.type === 'route.forced' && event.mode === 'system',
+    isForcingMode: ({ event }) =>
+      event.type === 'route.forced' && (event.mode === 'light' || event.mode === 'dark'),
+  },
+}).createMachine({
+  id: 'colorMode',
+  context: { preference: defaultColorModePreference, systemDark: false, forced: null },
+  invoke: [
+    { id: 'systemColorScheme', src: 'watchSystemColorScheme' },
+    { id: 'storage', src: 'watchStorage' },
+  ],
+  initial: 'awaitingPage',
+  // Everywhere: remember what the world says. Only `following` also applies it.
+  on: {
+    'system.colorSchemeChanged': { actions: 'assignSystemDark' },
+    'storage.changed': [
+      { guard: 'isStoredPreference', actions: 'assignPreference' },
+      { guard: 'isNothingStored', actions: 'resetPreference' },
+      // Damage (a hand edit, an old format): back to the default, and the default written over it.
+      {
+        actions: [
+          'resetPreference',
+          { type: 'persistPreference', params: { preference: defaultColorModePreference } },
+        ],
+      },
+    ],
+  },
+  states: {
+    awaitingPage: {
+      on: {
+        'route.forced': [
+          { guard: 'isForcingSystem', target: 'following', actions: 'warnCannotForceSystem' },
+          { guard: 'isForcingMode', target: 'forced', actions: 'assignForced' },
+          { target: 'following' },
+        ],
+      },
+    },
+    following: {
+      entry: ['clearForced', apply],
+      on: {
+        'colorMode.set': {
+          actions: [
+            'assignPreference',
+            { type: 'persistPreference', params: ({ event }) => ({ preference: event.preference }) },
+            apply,
+          ],
+        },
+        'system.colorSchemeChanged': { actions: ['assignSystemDark', apply] },
+        'storage.changed': [
+          { guard: 'isStoredPreference', actions: ['assignPreference', apply] },
+          { guard: 'isNothingStored', actions: ['resetPreference', apply] },
+          {
+            actions: [
+              'resetPreference',
+              { type: 'persistPreference', params: { preference: defaultColorModePreference } },
+              apply,
+            ],
+          },
+        ],
+        'route.forced': [
+          { guard: 'isForcingSystem', actions: 'warnCannotForceSystem' },
+          { guard: 'isForcingMode', target: 'forced', actions: 'assignForced' },
+        ],
+      },
+    },
+    /** The page on screen pins a mode: preference changes wait, and leaving the page restores it. */
+    forced: {
+      tags: ['forced'],
+      entry: apply,
+      on: {
+        'route.forced': [
+          { guard: 'isForcingSystem', target: 'following', actions: 'warnCannotForceSystem' },
+          { guard: 'isForcingMode', actions: ['assignForced', apply] },
+          { target: 'following' },
+        ],
+      },
+    },
+  },
+});
+
+export type ColorModeMachine = typeof colorModeMachine;
