@@ -108,6 +108,8 @@ function ToastItem({ actorRef, classes }: { readonly actorRef: ToastRef; readonl
   }, [view.state]);
 
   const close = () => actorRef.send({ type: 'toast.close' });
+  /** Set while the capture is released at pointer-up, so that release is not reported as a lost pointer. */
+  const releasing = useRef(false);
   const onPointerMove = (event: PointerEvent<HTMLLIElement>) => {
     // A mouse moving with no button down is not dragging (its button may have come up elsewhere).
     if (event.pointerType === 'mouse' && event.buttons === 0) return;
@@ -153,11 +155,20 @@ function ToastItem({ actorRef, classes }: { readonly actorRef: ToastRef; readonl
       onPointerUp={(event) => {
         actorRef.send({ type: 'toast.swipeEnd' });
         if (event.currentTarget.hasPointerCapture(event.pointerId)) {
+          releasing.current = true;
           event.currentTarget.releasePointerCapture(event.pointerId);
         }
       }}
       onPointerCancel={() => actorRef.send({ type: 'toast.swipeCancel' })}
-      onLostPointerCapture={() => actorRef.send({ type: 'toast.pointerLost' })}
+      onLostPointerCapture={() => {
+        // Our own release at pointer-up is no lost pointer. Its event can arrive late, after the next drag
+        // has begun, and must not cancel that one.
+        if (releasing.current) {
+          releasing.current = false;
+          return;
+        }
+        actorRef.send({ type: 'toast.pointerLost' });
+      }}
     >
       <div className={classes.content}>
         {content.title ? (
