@@ -167,15 +167,18 @@ test.describe('toasts', () => {
     await expectClosed(fresh);
   });
 
-  test('swipe right beyond 50 px closes the toast; below that it snaps back', async ({ page }) => {
+  /** A fresh toast that stays, and a point on it to drag from. */
+  async function stayingToast(page: Page) {
     await openGallery(page);
     await show(page, 'Show toast that stays');
     const toast = toastTitled(page, 'Read this first');
     const box = await toast.boundingBox();
     if (!box) throw new Error('the toast has no box');
-    const x = box.x + 40;
-    const y = box.y + box.height / 2;
+    return { toast, x: box.x + 40, y: box.y + box.height / 2 };
+  }
 
+  test('a swipe right released below 50 px snaps the toast back', async ({ page }) => {
+    const { toast, x, y } = await stayingToast(page);
     await page.mouse.move(x, y);
     await page.mouse.down();
     await page.mouse.move(x + 30, y, { steps: 6 });
@@ -184,7 +187,10 @@ test.describe('toasts', () => {
     await page.mouse.up();
     await expect(toast).toHaveAttribute('data-swipe', 'cancel');
     await expectOpen(toast);
+  });
 
+  test('a swipe right released beyond 50 px closes the toast', async ({ page }) => {
+    const { toast, x, y } = await stayingToast(page);
     await page.mouse.move(x, y);
     await page.mouse.down();
     await page.mouse.move(x + 80, y, { steps: 8 });
