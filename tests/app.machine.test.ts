@@ -1,8 +1,9 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AnyEventObject, AnyMachineSnapshot } from 'xstate';
 import { createAppError } from '../machines/errors';
 import { flush, HOUR, inertApp, startApp, testInput, testManifest } from './support/appHarness';
-import { CoverageRecorder, generateEdgePaths, replayPath, selectCoveringPaths } from './support/pathTesting';
+import { generateEdgePaths } from './support/pathTesting';
+import { registerPathTests } from './support/registerPathTests';
 
 async function showing(app: Awaited<ReturnType<typeof startApp>>, to: string) {
   app.send({ type: 'nav.go', to });
@@ -456,7 +457,6 @@ describe('app machine: chunk-load recovery', () => {
 });
 
 describe('app machine: generated paths', () => {
-  const recorder = new CoverageRecorder(inertApp);
   const newer = { id: 'build-2', timestamp: 2 };
   const same = { id: testInput.buildId, timestamp: 1 };
   const afterEvent = (delay: string, state: string) => ({ type: `xstate.after.${delay}.app.${state}` });
@@ -596,32 +596,16 @@ describe('app machine: generated paths', () => {
   }
 
   it('generates paths for every edge of both projections', () => {
-    console.log(
-      `[paths] app machine: ${navigationPaths.length + buildPaths.length} generated, ${covering.length} cover every transition and state value`,
-    );
     expect(navigationPaths.length).toBeGreaterThan(100);
     expect(buildPaths.length).toBeGreaterThan(20);
   });
 
-  const covering = selectCoveringPaths([...navigationPaths, ...buildPaths], {
+  registerPathTests({
+    title: 'app machine',
     machine: inertApp,
     input: testInput,
-  });
-
-  for (const path of covering) {
-    it(path.description, () => {
-      replayPath(path, {
-        logic: inertApp,
-        input: testInput,
-        recorder,
-        assertState,
-        expectValue: (actual, expected, message) => expect(actual, message).toEqual(expected),
-      });
-    });
-  }
-
-  afterAll(() => {
-    const report = recorder.report('app machine');
-    expect(report.missing).toEqual([]);
+    paths: [...navigationPaths, ...buildPaths],
+    minimumPaths: 120,
+    assertState,
   });
 });

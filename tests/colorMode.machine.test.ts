@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type AnyEventObject, type AnyMachineSnapshot, createActor, fromCallback } from 'xstate';
 import {
   appliedColorMode,
@@ -7,7 +7,8 @@ import {
   colorModeMachine,
   isColorModePreference,
 } from '../machines/colorMode.machine';
-import { CoverageRecorder, generateEdgePaths, replayPath, selectCoveringPaths } from './support/pathTesting';
+import { generateEdgePaths } from './support/pathTesting';
+import { registerPathTests } from './support/registerPathTests';
 
 /** A colour mode whose effects are recorded: what was applied, stored and warned, in order. */
 function startColorMode() {
@@ -154,7 +155,6 @@ describe('colour-mode machine: generated paths', () => {
   ];
   const serializeState = (snapshot: AnyMachineSnapshot) => JSON.stringify([snapshot.value, snapshot.context]);
   const paths = generateEdgePaths({ machine: inert, events, serializeState });
-  const recorder = new CoverageRecorder(inert);
 
   /** What must hold in every settled state, whatever led there. */
   function assertState(snapshot: AnyMachineSnapshot) {
@@ -166,25 +166,11 @@ describe('colour-mode machine: generated paths', () => {
     if (snapshot.matches('forced')) expect(appliedColorMode(context)).toBe(context.forced);
   }
 
-  it('generates a path for every edge of the state graph', () => {
-    expect(paths.length).toBeGreaterThan(20);
-  });
-
-  const covering = selectCoveringPaths(paths, { machine: inert });
-
-  for (const path of covering) {
-    it(path.description, () => {
-      replayPath(path, {
-        logic: inert,
-        recorder,
-        assertState,
-        expectValue: (actual, expected, message) => expect(actual, message).toEqual(expected),
-      });
-    });
-  }
-
-  afterAll(() => {
-    const report = recorder.report('colour-mode machine');
-    expect(report.missing).toEqual([]);
+  registerPathTests({
+    title: 'colour-mode machine',
+    machine: inert,
+    paths,
+    minimumPaths: 20,
+    assertState,
   });
 });

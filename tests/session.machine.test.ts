@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   type AnyEventObject,
   type AnyMachineSnapshot,
@@ -10,7 +10,8 @@ import {
 } from 'xstate';
 import { type Credentials, type SessionUser, sessionMachine } from '../machines/session.machine';
 import { flush } from './support/appHarness';
-import { CoverageRecorder, generateEdgePaths, replayPath, selectCoveringPaths } from './support/pathTesting';
+import { generateEdgePaths } from './support/pathTesting';
+import { registerPathTests } from './support/registerPathTests';
 
 const demo: SessionUser = { id: 'u1', email: 'demo@example.com', displayName: 'Demo User' };
 
@@ -155,7 +156,6 @@ describe('session machine: generated paths', () => {
   const serializeState = (snapshot: AnyMachineSnapshot) =>
     JSON.stringify([snapshot.value, snapshot.context.error !== null, snapshot.context.profileError !== null]);
   const paths = generateEdgePaths({ machine: inert, events, serializeState });
-  const recorder = new CoverageRecorder(inert);
 
   function assertState(snapshot: AnyMachineSnapshot) {
     const settled = snapshot.matches('signedIn') || snapshot.matches('signedOut');
@@ -166,25 +166,11 @@ describe('session machine: generated paths', () => {
       expect(snapshot.context.user === null || snapshot.context.error !== null).toBe(true);
   }
 
-  it('generates a path for every edge of the state graph', () => {
-    expect(paths.length).toBeGreaterThan(15);
-  });
-
-  const covering = selectCoveringPaths(paths, { machine: inert });
-
-  for (const path of covering) {
-    it(path.description, () => {
-      replayPath(path, {
-        logic: inert,
-        recorder,
-        assertState,
-        expectValue: (actual, expected, message) => expect(actual, message).toEqual(expected),
-      });
-    });
-  }
-
-  afterAll(() => {
-    const report = recorder.report('session machine');
-    expect(report.missing).toEqual([]);
+  registerPathTests({
+    title: 'session machine',
+    machine: inert,
+    paths,
+    minimumPaths: 15,
+    assertState,
   });
 });
