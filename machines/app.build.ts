@@ -44,7 +44,23 @@ export const buildRegion = appSetup.createStateConfig({
             },
           },
         },
-        ready: { entry: raise({ type: 'manifest.settled' }) },
+        ready: {
+          entry: raise({ type: 'manifest.settled' }),
+          on: {
+            // The manifest names the prerendered pages: warm the payloads of the links on screen (once, as it
+            // arrives: about a second after start), unless the connection is slow-2g.
+            'manifest.settled': {
+              guard: not('isSlowConnection'),
+              actions: {
+                type: 'preloadPayloads',
+                params: ({ context }) => ({
+                  prerendered: context.prerendered ?? [],
+                  buildId: context.build.id,
+                }),
+              },
+            },
+          },
+        },
         failed: { entry: raise({ type: 'manifest.settled' }) },
       },
     },

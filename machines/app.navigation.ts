@@ -5,9 +5,10 @@
  * into a document load.
  */
 import { and, raise } from 'xstate';
-import { type AppContext, appSetup, pendingOf } from './app.setup';
+import { type AppContext, appSetup, type LoadedPage, pendingOf } from './app.setup';
 import { addressBarUpdate, redirectError, validateError } from './app.utils';
 import { type AppError, toAppError } from './errors';
+import { isPrerendered } from './payload';
 import { toFullPath } from './routes';
 
 const addressBarParams = ({ context }: { context: AppContext }) =>
@@ -29,14 +30,21 @@ function failWith(error: (args: Args) => AppError | null) {
   return [
     { type: 'updateAddressBar', params: addressBarParams },
     { type: 'announceOutcome', params: (args: Args) => ({ error: error(args) }) },
-    { type: 'commit', params: { data: undefined, failed: true } },
+    { type: 'commit', params: { page: { data: undefined }, failed: true } },
   ] as const;
 }
 
 const loadInput = ({ context }: { context: AppContext }) => {
   const pending = pendingOf(context);
   if (!pending.match) throw new Error('Only a matched route can be loaded.');
-  return { route: pending.match.route.name, params: pending.match.params, fullPath: toFullPath(pending.to) };
+  const input = {
+    route: pending.match.route.name,
+    params: pending.match.params,
+    fullPath: toFullPath(pending.to),
+  };
+  return isPrerendered(pending.to.pathname, context.prerendered)
+    ? { ...input, payload: { path: pending.to.pathname, buildId: context.build.id } }
+    : input;
 };
 
 const commitLoaded = [
@@ -44,12 +52,19 @@ const commitLoaded = [
   { type: 'announceOutcome', params: { error: null } },
   {
     type: 'commit',
-    params: ({ event }: { event: { output: { data: unknown } } }) => ({
-      data: event.output.data,
-      failed: false,
-    }),
+    params: ({ event }: { event: { output: LoadedPage } }) => ({ page: event.output, failed: false }),
   },
 ] as const;
+
+/** A 401 for the page's data: the session ended, so run the guards again (auth sends the user to sign in). */
+const sessionExpired = {
+  guard: {
+    type: 'isSessionExpired',
+    params: ({ event }: { event: { error: unknown } }) => ({ error: event.error }),
+  },
+  target: 'resolving',
+  actions: ['endSession', 'forgetSession'],
+} as const;
 
 const loadFailure = ({ context, event }: { context: AppContext; event: unknown }) =>
   toAppError((event as { error?: unknown }).error, toFullPath(pendingOf(context).to));
@@ -71,7 +86,8 @@ export const navigationRegion = appSetup.createStateConfig({
     'session.changed': { actions: 'assignSession' },
   },
   states: {
-    booting: { tags: ['booting'] },
+    // A prerendered page boots settled (hydration): straight to idle, nothing to load.
+    booting: { tags: ['booting'], always: { guard: 'hasPage', target: 'idle' } },
     // Every settled navigation (page, error page or aborted) ends here: the colour mode learns what it forces.
     idle: {
       entry: 'notifyColorMode',
@@ -103,7 +119,7 @@ export const navigationRegion = appSetup.createStateConfig({
     },
     guarding: {
       tags: ['busy'],
-      entry: 'runGuards',
+      entry: 'checkGuards',
       always: [
         {
           guard: 'hasGuardFailure',
@@ -158,6 +174,7 @@ export const navigationRegion = appSetup.createStateConfig({
         input: loadInput,
         onDone: { target: 'idle', actions: commitLoaded },
         onError: [
+          sessionExpired,
           {
             guard: { type: 'isChunkError', params: ({ event }) => ({ error: event.error }) },
             target: 'recovering',

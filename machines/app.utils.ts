@@ -4,11 +4,11 @@ import {
   notFoundError,
   toAppError,
   tooManyRedirectsError,
-  unknownMiddlewareError,
+  unknownGuardError,
   unsafeRedirectError,
   validationError,
 } from './errors';
-import { type GuardVerdict, type RouteGuard, runGuards, UnknownMiddlewareError } from './guards';
+import { type GuardVerdict, type RouteGuard, runGuards, UnknownGuardError } from './guards';
 import type { RouteRuleTable } from './routeRules';
 import {
   type AppLocation,
@@ -41,8 +41,12 @@ export interface CommittedNavigation {
   readonly route: RouteName | null;
   readonly params: Readonly<Record<string, string>>;
   readonly data: unknown;
+  /** The page's title, from its data or the route table; none when the navigation ended on an error. */
+  readonly title: string | null;
   /** Increases with every settled navigation, so the view knows when to move focus and announce. */
   readonly key: number;
+  /** The data came from the build (a prerendered page's payload) and the route wants it checked again. */
+  readonly stale: boolean;
 }
 
 export interface NavigationLimits {
@@ -88,8 +92,8 @@ export function withVerdict(
     return { ...pending, verdict };
   } catch (error) {
     const failure =
-      error instanceof UnknownMiddlewareError
-        ? unknownMiddlewareError(error.middleware)
+      error instanceof UnknownGuardError
+        ? unknownGuardError(error.guard)
         : toAppError(error, toFullPath(pending.to));
     return { ...pending, failure };
   }
@@ -97,7 +101,7 @@ export function withVerdict(
 
 /** Global guards first, then the route's own, without repeats. */
 export function guardNamesFor(pending: PendingNavigation, global: readonly string[]): string[] {
-  return [...new Set([...global, ...(pending.match?.route.middleware ?? [])])];
+  return [...new Set([...global, ...(pending.match?.route.guards ?? [])])];
 }
 
 /** The redirect target, or `null` when it is not a path in this app (then the navigation fails). */
@@ -163,15 +167,45 @@ export function addressBarUpdate(
 export function committed(
   pending: PendingNavigation,
   previous: CommittedNavigation | null,
-  data: unknown,
+  page: { readonly data: unknown; readonly title?: string | undefined },
   failed: boolean,
+  fromPayload = false,
 ): CommittedNavigation {
+  const route = failed ? null : (pending.match?.route ?? null);
   return {
     location: pending.to,
     fullPath: toFullPath(pending.to),
-    route: failed ? null : (pending.match?.route.name ?? null),
+    route: route?.name ?? null,
     params: failed ? {} : (pending.match?.params ?? {}),
-    data: failed ? undefined : data,
+    data: failed ? undefined : page.data,
+    title: route ? (page.title ?? route.title) : null,
     key: (previous?.key ?? 0) + 1,
+    stale: !failed && fromPayload && pending.match?.route.revalidate === true,
   };
+}
+
+/** A prerendered page the app starts on: where the browser is, and the data the HTML was built with. */
+export interface BootPage {
+  readonly fullPath: string;
+  readonly data: unknown;
+  /** The page's own title from that data (a campaign's name); the route table's otherwise. */
+  readonly title?: string | undefined;
+}
+
+/**
+ * The page on screen when the app boots from prerendered HTML, as if a navigation to it had just settled
+ * (key 1: a first load, so no focus move or announcement). `null` when the path is not one a prerendered
+ * page can be (no route, or its validate rule fails): the app then boots as usual.
+ */
+export function bootPage(
+  page: BootPage | undefined,
+  table: readonly RouteRecord[],
+): CommittedNavigation | null {
+  if (!page) return null;
+  const pending = beginNavigation(page.fullPath, 'pop');
+  if (!pending) return null;
+  const match = matchRoute(pending.to.pathname, table);
+  if (!match || validateError({ ...pending, match }, { maxRedirects: 0, maxEchoedPathLength: 0 }) !== null)
+    return null;
+  return committed({ ...pending, match }, null, { data: page.data, title: page.title }, false, true);
 }

@@ -1,4 +1,4 @@
-import { assign, fromCallback, setup } from 'xstate';
+import { assign, fromCallback, raise, setup } from 'xstate';
 
 /** What the user chose: a scheme, or "follow the operating system". */
 export type ColorModePreference = 'light' | 'dark' | 'system';
@@ -31,7 +31,9 @@ export type ColorModeEvent =
    */
   | { type: 'storage.changed'; value: string | null }
   /** From the app machine, after every settled navigation: what the page on screen forces (`null`: nothing). */
-  | { type: 'route.forced'; mode: ColorModePreference | null };
+  | { type: 'route.forced'; mode: ColorModePreference | null }
+  /** Raised by the machine itself: the preference or the system scheme changed, so `following` applies. */
+  | { type: 'colorMode.inputChanged' };
 
 /** The value the page shows: the forced mode, else the preference, with `system` resolved. */
 export function appliedColorMode(context: ColorModeContext): ColorModeValue {
@@ -58,12 +60,15 @@ const apply = { type: 'applyColorMode', params: applyParams } as const;
  * Events in: `colorMode.set`, `system.colorSchemeChanged`, `storage.changed`, `route.forced`.
  * Must be provided: actors `watchSystemColorScheme` and `watchStorage` (each reports the current value on
  * start), actions `applyColorMode` ({ value }), `persistPreference` ({ preference }), `warnCannotForceSystem`.
- * Read by the view: `context.preference`, `appliedColorMode(context)`, tag `forced`.
+ * Read by the view: `context.preference`, `appliedColorMode(context)`, `context.forced` (set from the input
+ * before the first page settles, when the app boots on a prerendered page that forces a mode).
  */
 export const colorModeMachine = setup({
   types: {
     context: {} as ColorModeContext,
     events: {} as ColorModeEvent,
+    /** `forced`: what the page the app boots on forces (a prerendered page), so the first render shows it. */
+    input: {} as { readonly forced?: ColorModeValue | null } | undefined,
   },
   actors: {
     watchSystemColorScheme: fromCallback<ColorModeEvent>(() => placeholder('watchSystemColorScheme')),
@@ -77,14 +82,17 @@ export const colorModeMachine = setup({
       systemDark: ({ context, event }) =>
         event.type === 'system.colorSchemeChanged' ? event.dark : context.systemDark,
     }),
+    /** The chosen preference, or what storage holds (nothing stored, or damage, is the default). */
     assignPreference: assign({
       preference: ({ context, event }) => {
         if (event.type === 'colorMode.set') return event.preference;
-        if (event.type === 'storage.changed' && isColorModePreference(event.value)) return event.value;
+        if (event.type === 'storage.changed') {
+          return isColorModePreference(event.value) ? event.value : defaultColorModePreference;
+        }
         return context.preference;
       },
     }),
-    resetPreference: assign({ preference: defaultColorModePreference }),
+    announceInputChange: raise({ type: 'colorMode.inputChanged' }),
     assignForced: assign({
       forced: ({ context, event }) =>
         event.type === 'route.forced' && (event.mode === 'light' || event.mode === 'dark')
@@ -94,37 +102,45 @@ export const colorModeMachine = setup({
     clearForced: assign({ forced: null }),
   },
   guards: {
-    isStoredPreference: ({ event }) => event.type === 'storage.changed' && isColorModePreference(event.value),
-    isNothingStored: ({ event }) => event.type === 'storage.changed' && event.value === null,
+    /** Storage holds something that is no preference (a hand edit, an old format). */
+    isDamagedStorage: ({ event }) =>
+      event.type === 'storage.changed' && event.value !== null && !isColorModePreference(event.value),
     isForcingSystem: ({ event }) => event.type === 'route.forced' && event.mode === 'system',
     isForcingMode: ({ event }) =>
       event.type === 'route.forced' && (event.mode === 'light' || event.mode === 'dark'),
   },
 }).createMachine({
   id: 'colorMode',
-  context: { preference: defaultColorModePreference, systemDark: false, forced: null },
+  context: ({ input }) => ({
+    preference: defaultColorModePreference,
+    systemDark: false,
+    forced: input?.forced ?? null,
+  }),
   invoke: [
     { id: 'systemColorScheme', src: 'watchSystemColorScheme' },
     { id: 'storage', src: 'watchStorage' },
   ],
   initial: 'awaitingPage',
-  // Everywhere: remember what the world says. Only `following` also applies it.
+  // Everywhere: remember what the world says, and say so. Only `following` also applies it.
   on: {
-    'system.colorSchemeChanged': { actions: 'assignSystemDark' },
+    'system.colorSchemeChanged': { actions: ['assignSystemDark', 'announceInputChange'] },
     'storage.changed': [
-      { guard: 'isStoredPreference', actions: 'assignPreference' },
-      { guard: 'isNothingStored', actions: 'resetPreference' },
-      // Damage (a hand edit, an old format): back to the default, and the default written over it.
+      // Damage: back to the default, and the default written over it.
       {
+        guard: 'isDamagedStorage',
         actions: [
-          'resetPreference',
+          'assignPreference',
           { type: 'persistPreference', params: { preference: defaultColorModePreference } },
+          'announceInputChange',
         ],
       },
+      { actions: ['assignPreference', 'announceInputChange'] },
     ],
   },
   states: {
     awaitingPage: {
+      // The view asks by tag whether the first page has settled (a hydrated control is rebuilt once then).
+      tags: ['awaitingPage'],
       on: {
         'route.forced': [
           { guard: 'isForcingSystem', target: 'following', actions: 'warnCannotForceSystem' },
@@ -143,18 +159,7 @@ export const colorModeMachine = setup({
             apply,
           ],
         },
-        'system.colorSchemeChanged': { actions: ['assignSystemDark', apply] },
-        'storage.changed': [
-          { guard: 'isStoredPreference', actions: ['assignPreference', apply] },
-          { guard: 'isNothingStored', actions: ['resetPreference', apply] },
-          {
-            actions: [
-              'resetPreference',
-              { type: 'persistPreference', params: { preference: defaultColorModePreference } },
-              apply,
-            ],
-          },
-        ],
+        'colorMode.inputChanged': { actions: apply },
         'route.forced': [
           { guard: 'isForcingSystem', actions: 'warnCannotForceSystem' },
           { guard: 'isForcingMode', target: 'forced', actions: 'assignForced' },

@@ -79,7 +79,8 @@ export function validationError(
   });
 }
 
-export function unknownMiddlewareError(name: string): AppError {
+/** A route names a guard nobody registered; the message is the spec's, which calls guards "middleware". */
+export function unknownGuardError(name: string): AppError {
   return createAppError({ statusCode: 500, fatal: true, message: `Unknown route middleware: '${name}'.` });
 }
 

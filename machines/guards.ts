@@ -46,10 +46,11 @@ export const routeGuards: Readonly<Record<string, RouteGuard>> = {
   'manifest-route-rule': manifestRouteRule,
 };
 
-export class UnknownMiddlewareError extends Error {
-  constructor(readonly middleware: string) {
-    super(`Unknown route middleware: '${middleware}'.`);
-    this.name = 'UnknownMiddlewareError';
+export class UnknownGuardError extends Error {
+  // The message keeps the spec's (Nuxt's) words, which say "middleware" for what this code calls a guard.
+  constructor(readonly guard: string) {
+    super(`Unknown route middleware: '${guard}'.`);
+    this.name = 'UnknownGuardError';
   }
 }
 
@@ -64,7 +65,7 @@ export function runGuards(
 ): GuardVerdict {
   const resolved = names.map((name) => {
     const guard = Object.hasOwn(registry, name) ? registry[name] : undefined;
-    if (!guard) throw new UnknownMiddlewareError(name);
+    if (!guard) throw new UnknownGuardError(name);
     return guard;
   });
   for (const guard of resolved) {

@@ -10,9 +10,11 @@ export const RETURN_TO_PARAM = 'redirect';
 const NEVER_RETURN_TO: ReadonlySet<RouteName> = new Set(['login']);
 
 /**
- * Accepts only a path inside this app, never one that a browser would read as another host: no
- * `//host`, no backslash (browsers read `/\host` as `//host`), no scheme, no control character
- * (browsers strip tabs and newlines, which turns `/\t/host` into `//host`). Anything else is `/home`.
+ * Accepts only a path inside this app, never one that a browser would read as another host. The value is
+ * normalised first (dot segments resolved as the browser's URL parser does, `%2e%2e` included) and checked
+ * after: a result starting with `//` (`/..//host`), any backslash (browsers read `/\host` as `//host`), a
+ * scheme, a control character (browsers strip tabs and newlines, which turns `/\t/host` into `//host`) or
+ * `/login` itself gives `/home`. The accepted value is returned normalised.
  */
 export function safeReturnTo(raw: string | null | undefined): string {
   if (typeof raw !== 'string' || raw === '') return DEFAULT_RETURN_TO;

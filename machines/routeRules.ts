@@ -3,10 +3,16 @@
  * them into the build manifest (`_app/builds/meta/{id}.json`); the preview server applies the redirects
  * to document requests too, so a deep link is redirected before any JavaScript runs.
  */
+import { normalizePath } from './routes';
 
 export interface RouteRule {
   /** A path inside this app to send the visitor to instead. */
   readonly redirect?: string;
+  /**
+   * Built as HTML with its data at build time (`dist/{path}/index.html` and `_payload.json`). On a `/**`
+   * prefix it means one page per item the build finds for it in the demo data (see `prerenderPaths`).
+   */
+  readonly prerender?: boolean;
 }
 
 /** Keys are exact paths or prefixes ending in `/**`. */
@@ -18,13 +24,20 @@ export const routeRules: RouteRuleTable = {
   '/campaigns/**': { redirect: '/' },
   '/signin': { redirect: '/login' },
   '/campaign/components': { redirect: '/campaign/components/info' },
+  // Public pages look the same to every visitor, so they are built once as HTML with their data: real content
+  // in the first response, for people and crawlers alike. `/home` and `/profile` depend on the session: never.
+  '/': { prerender: true },
+  '/login': { prerender: true },
+  '/campaign/components/info': { prerender: true },
+  // One page per public campaign in the demo data at build time; later ones load like any SPA page.
+  '/campaign/**': { prerender: true },
 };
 
 export interface BuildManifest {
   readonly id: string;
   readonly timestamp: number;
   readonly rules: RouteRuleTable;
-  /** Paths served as prerendered HTML; this SPA prerenders none. */
+  /** Paths served as prerendered HTML, each with a `_payload.json` beside it. */
   readonly prerendered: readonly string[];
 }
 
@@ -50,7 +63,24 @@ function isRuleTable(value: unknown): value is RouteRuleTable {
     ([key, rule]) =>
       key.startsWith('/') &&
       isRecord(rule) &&
-      (rule.redirect === undefined || typeof rule.redirect === 'string'),
+      (rule.redirect === undefined || typeof rule.redirect === 'string') &&
+      (rule.prerender === undefined || typeof rule.prerender === 'boolean'),
+  );
+}
+
+/**
+ * Redirect targets that are paths are normalised where the manifest enters the app (`//home` and
+ * `/a/../home` are `/home`), so a rule can never point the router at a path starting with `//`. A target
+ * that is no path at all is kept: the router refuses it with the 500 view.
+ */
+function normalizeRules(table: RouteRuleTable): RouteRuleTable {
+  return Object.fromEntries(
+    Object.entries(table).map(([key, rule]) => [
+      key,
+      rule.redirect === undefined
+        ? rule
+        : { ...rule, redirect: normalizePath(rule.redirect) ?? rule.redirect },
+    ]),
   );
 }
 
@@ -60,10 +90,15 @@ export function parseManifest(raw: unknown): BuildManifest | null {
   if (!isRuleTable(raw.rules)) return null;
   if (!Array.isArray(raw.prerendered) || !raw.prerendered.every((path) => typeof path === 'string'))
     return null;
-  return { id: raw.id, timestamp: raw.timestamp, rules: raw.rules, prerendered: raw.prerendered };
+  return {
+    id: raw.id,
+    timestamp: raw.timestamp,
+    rules: normalizeRules(raw.rules),
+    prerendered: raw.prerendered,
+  };
 }
 
-function withoutTrailingSlash(path: string): string {
+export function withoutTrailingSlash(path: string): string {
   return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
 }
 
@@ -85,4 +120,28 @@ export function rulesFor(pathname: string, table: RouteRuleTable): RouteRule {
   }
   matches.sort((a, b) => a.weight - b.weight);
   return Object.assign({}, ...matches.map((match) => match.rule));
+}
+
+/**
+ * Every path the build prerenders: each exact key with `prerender` (and no redirect), plus, for each
+ * `/**` key with `prerender`, one path per segment the build found in the data under that prefix
+ * (`children['/campaign']` = the public campaign ids). Sorted, without repeats.
+ */
+export function prerenderPaths(
+  table: RouteRuleTable,
+  children: Readonly<Record<string, readonly string[]>>,
+): string[] {
+  const paths = new Set<string>();
+  for (const [key, rule] of Object.entries(table)) {
+    if (!rule.prerender || rule.redirect !== undefined) continue;
+    if (!key.endsWith('/**')) {
+      paths.add(withoutTrailingSlash(key));
+      continue;
+    }
+    const prefix = key.slice(0, -3);
+    for (const segment of children[prefix] ?? []) {
+      if (/^[\w.-]+$/.test(segment)) paths.add(`${prefix}/${segment}`);
+    }
+  }
+  return [...paths].filter((path) => rulesFor(path, table).redirect === undefined).sort();
 }

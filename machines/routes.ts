@@ -29,16 +29,21 @@ export interface RouteRecord {
   /** Only one layout exists. */
   readonly layout: 'default';
   /** Named guards, run after the global ones, in this order. */
-  readonly middleware: readonly string[];
+  readonly guards: readonly string[];
   /** Read by the global `auth` guard. */
   readonly requiresAuth: boolean;
+  /**
+   * The page's data changes after the build (a campaign's figures): shown from a prerendered payload, it is
+   * loaded again in the background and updated in place.
+   */
+  readonly revalidate?: true;
   /** A page may force a colour mode, never `system`. */
   readonly colorMode?: 'light' | 'dark';
   readonly validate?: (match: RouteMatch) => ValidateResult;
 }
 
 /** Guards that run on every navigation, before the route's own, in this order. */
-export const globalMiddleware: readonly string[] = ['auth', 'manifest-route-rule'];
+export const globalGuards: readonly string[] = ['auth', 'manifest-route-rule'];
 
 /** A campaign id is a positive whole number written without leading zeros, small enough to be exact. */
 export function isCampaignId(value: string | undefined): boolean {
@@ -51,7 +56,7 @@ export const routes: readonly RouteRecord[] = [
     path: '/',
     title: 'Campaigns that move neighbourhoods',
     layout: 'default',
-    middleware: [],
+    guards: [],
     requiresAuth: false,
   },
   {
@@ -59,7 +64,7 @@ export const routes: readonly RouteRecord[] = [
     path: '/home',
     title: 'Your campaigns',
     layout: 'default',
-    middleware: [],
+    guards: [],
     requiresAuth: true,
   },
   {
@@ -67,7 +72,7 @@ export const routes: readonly RouteRecord[] = [
     path: '/login',
     title: 'Sign in',
     layout: 'default',
-    middleware: ['guest'],
+    guards: ['guest'],
     requiresAuth: false,
   },
   {
@@ -75,8 +80,9 @@ export const routes: readonly RouteRecord[] = [
     path: '/campaign/:id',
     title: 'Campaign',
     layout: 'default',
-    middleware: [],
+    guards: [],
     requiresAuth: false,
+    revalidate: true,
     validate: ({ params }) => isCampaignId(params.id),
   },
   {
@@ -84,7 +90,7 @@ export const routes: readonly RouteRecord[] = [
     path: '/profile',
     title: 'Your profile',
     layout: 'default',
-    middleware: [],
+    guards: [],
     requiresAuth: true,
   },
   {
@@ -92,7 +98,7 @@ export const routes: readonly RouteRecord[] = [
     path: '/campaign/components/info',
     title: 'Component gallery',
     layout: 'default',
-    middleware: [],
+    guards: [],
     requiresAuth: false,
     // The gallery is the reference sheet for the dark palette, the half of the theme most likely to regress
     // unseen; everything else follows the user's choice.
@@ -103,11 +109,11 @@ export const routes: readonly RouteRecord[] = [
 const ORIGIN = 'http://campaign-web.invalid';
 
 /**
- * Parses an app-relative target (`/a?b#c`) into its parts. Anything that is not a same-origin path is
- * answered with `null`, so a caller can never be talked into leaving the app.
+ * Resolves a target the way the browser's URL parser (WHATWG) does: tabs and newlines dropped, `\` read as
+ * `/`, dot segments removed (`%2e%2e` included), unsafe characters escaped. `null` when the result is not on
+ * this origin.
  */
-export function parseLocation(target: string): AppLocation | null {
-  if (!target.startsWith('/') || target.startsWith('//') || target.startsWith('/\\')) return null;
+function resolve(target: string): AppLocation | null {
   let url: URL;
   try {
     url = new URL(target, ORIGIN);
@@ -116,6 +122,43 @@ export function parseLocation(target: string): AppLocation | null {
   }
   if (url.origin !== ORIGIN) return null;
   return { pathname: url.pathname, search: url.search, hash: url.hash };
+}
+
+/**
+ * Parses an app-relative target (`/a?b#c`) into its parts, resolved as the browser would. Anything that is
+ * not a same-origin path is answered with `null`, and so is a path whose resolution starts with `//`
+ * (`/..//host`, `/%2e%2e//host`): a browser reads that as another host, so a caller can never be talked
+ * into leaving the app, and no location the app holds starts with `//`.
+ */
+export function parseLocation(target: string): AppLocation | null {
+  if (!target.startsWith('/') || target.startsWith('//') || target.startsWith('/\\')) return null;
+  const location = resolve(target);
+  return location === null || location.pathname.startsWith('//') ? null : location;
+}
+
+/** A run of leading slashes and backslashes: one `/` to this app, another host to a browser. */
+const LEADING_SEPARATORS = /^[/\\]+/;
+
+/**
+ * Normalises a location that enters the app from outside its own code (the address bar on the first load,
+ * a back/forward step, a route rule's redirect): dot segments resolved, runs of leading slashes and
+ * backslashes collapsed to one `/`, before and after resolving (`/..//x` resolves to `//x`). `null` only
+ * for what is no path at all. Untrusted return-to values are not repaired this way but refused
+ * (`machines/returnTo.ts`).
+ */
+export function normalizeLocation(target: string): AppLocation | null {
+  // The URL parser drops tabs and newlines anywhere, so `/\t/x` is `//x` to a browser: drop them first.
+  const path = target.replace(/[\t\n\r]/g, '');
+  if (!LEADING_SEPARATORS.test(path)) return null;
+  const location = resolve(path.replace(LEADING_SEPARATORS, '/'));
+  if (location === null) return null;
+  return { ...location, pathname: location.pathname.replace(LEADING_SEPARATORS, '/') };
+}
+
+/** The normalised full path of `target`, or `null` (see `normalizeLocation`). */
+export function normalizePath(target: string): string | null {
+  const location = normalizeLocation(target);
+  return location === null ? null : toFullPath(location);
 }
 
 export function toFullPath(location: AppLocation): string {

@@ -17,7 +17,8 @@ export type SessionEvent =
   | { type: 'session.signIn'; email: string; password: string }
   | { type: 'session.signOut' }
   | { type: 'session.saveProfile'; displayName: string }
-  | { type: 'session.dismissError' };
+  /** From the app: the server answered 401 to a request made with this session, so it has ended. */
+  | { type: 'session.expired' };
 
 /** What the session tells its parent (the app machine) whenever it settles. */
 export type SessionReport = { type: 'session.changed'; signedIn: boolean };
@@ -29,6 +30,13 @@ export interface SessionContext {
   readonly profileError: string | null;
 }
 
+/** The server no longer knows this session (it expired, or was ended elsewhere). */
+export function isUnauthorized(error: unknown): boolean {
+  return (
+    typeof error === 'object' && error !== null && (error as { statusCode?: unknown }).statusCode === 401
+  );
+}
+
 function messageOf(error: unknown, fallback: string): string {
   return error instanceof Error && error.message !== '' ? error.message : fallback;
 }
@@ -38,18 +46,30 @@ function toasterIn(system: { get(systemId: string): AnyActorRef | undefined }) {
   return system.get('toaster');
 }
 
-function toastEvent(toast: ToastOptions): ToasterEvent {
-  return { type: 'toast.add', toast };
+function signedInToast(user: SessionUser): ToastOptions {
+  return { title: 'Signed in', description: user.displayName ? `Welcome, ${user.displayName}.` : undefined };
+}
+
+const sessionEndedToast: ToastOptions = {
+  title: 'Your session has ended',
+  description: 'Please sign in again to continue where you left off.',
+};
+
+function profileSavedToast(user: SessionUser): ToastOptions {
+  return { title: 'Profile saved', description: `Others now see you as ${user.displayName}.` };
 }
 
 /**
  * Who is signed in. The `auth` and `guest` guards read the result through the app machine.
  *
- * Events in: `session.signIn`, `session.signOut`, `session.saveProfile`, `session.dismissError`.
+ * Events in: `session.signIn`, `session.signOut`, `session.saveProfile`,
+ * `session.expired` (the app saw a 401; a 401 to its own profile save ends the session the same way).
  * Must be provided: actors `fetchSession`, `signIn`, `signOut`, `saveProfile` (the placeholders reject).
- * Tags out: `settled` (signed in or out, nothing pending), `busy` (a request is under way).
+ * Tags out: `settled` (signed in or out, nothing pending), `busy` (a request is under way), `signingOut`,
+ * `savingProfile`, `profileSaved` (read through session.view.ts).
  * Reports `session.changed` to its parent each time it settles, and sends feedback toasts (`toast.add`) to
- * the system's `toaster` after signing in or out, saving the profile, and failures that leave the page usable.
+ * the system's `toaster` after signing in or out, saving the profile, the session ending, and failures that
+ * leave the page usable.
  */
 export const sessionMachine = setup({
   types: {
@@ -74,40 +94,17 @@ export const sessionMachine = setup({
     reportSignedIn: sendParent({ type: 'session.changed', signedIn: true } satisfies SessionReport),
     reportSignedOut: sendParent({ type: 'session.changed', signedIn: false } satisfies SessionReport),
     clearErrors: assign({ error: null, profileError: null }),
-    notifySignedIn: enqueueActions(({ context, system, enqueue }) => {
+    rememberUser: assign((_, user: SessionUser | null) => ({ user })),
+    endSession: assign({ user: null, error: null, profileError: null }),
+    /** Feedback for the person: a toast, when a toaster runs (not when the session runs on its own). */
+    notify: enqueueActions(({ system, enqueue }, toast: ToastOptions) => {
       const toaster = toasterIn(system);
-      const name = context.user?.displayName;
-      if (toaster) {
-        enqueue.sendTo(
-          toaster,
-          toastEvent({ title: 'Signed in', description: name ? `Welcome, ${name}.` : undefined }),
-        );
-      }
-    }),
-    notifySignedOut: enqueueActions(({ system, enqueue }) => {
-      const toaster = toasterIn(system);
-      if (toaster)
-        enqueue.sendTo(toaster, toastEvent({ title: 'Signed out', description: 'See you next time.' }));
-    }),
-    notifyProfileSaved: enqueueActions(({ context, system, enqueue }) => {
-      const toaster = toasterIn(system);
-      if (toaster) {
-        enqueue.sendTo(
-          toaster,
-          toastEvent({
-            title: 'Profile saved',
-            description: `Others now see you as ${context.user?.displayName}.`,
-          }),
-        );
-      }
-    }),
-    notifyRequestFailed: enqueueActions(({ system, enqueue }, params: { title: string; message: string }) => {
-      const toaster = toasterIn(system);
-      if (toaster) enqueue.sendTo(toaster, toastEvent({ title: params.title, description: params.message }));
+      if (toaster) enqueue.sendTo(toaster, { type: 'toast.add', toast } satisfies ToasterEvent);
     }),
   },
   guards: {
     hasUser: (_, user: SessionUser | null) => user !== null,
+    isUnauthorized: (_, { error }: { error: unknown }) => isUnauthorized(error),
   },
 }).createMachine({
   id: 'session',
@@ -123,7 +120,7 @@ export const sessionMachine = setup({
           {
             guard: { type: 'hasUser', params: ({ event }) => event.output },
             target: 'signedIn',
-            actions: assign({ user: ({ event }) => event.output }),
+            actions: { type: 'rememberUser', params: ({ event }) => event.output },
           },
           { target: 'signedOut' },
         ],
@@ -135,10 +132,10 @@ export const sessionMachine = setup({
                 `Could not check whether you are signed in: ${messageOf(event.error, 'unknown error')}`,
             }),
             {
-              type: 'notifyRequestFailed',
+              type: 'notify',
               params: ({ event }) => ({
                 title: 'Could not check your session',
-                message: messageOf(event.error, 'Unknown error.'),
+                description: messageOf(event.error, 'Unknown error.'),
               }),
             },
           ],
@@ -150,7 +147,6 @@ export const sessionMachine = setup({
       entry: 'reportSignedOut',
       on: {
         'session.signIn': { target: 'signingIn', actions: 'clearErrors' },
-        'session.dismissError': { actions: 'clearErrors' },
       },
     },
     signingIn: {
@@ -164,7 +160,10 @@ export const sessionMachine = setup({
         },
         onDone: {
           target: 'signedIn',
-          actions: [assign({ user: ({ event }) => event.output }), 'notifySignedIn'],
+          actions: [
+            { type: 'rememberUser', params: ({ event }) => event.output },
+            { type: 'notify', params: ({ event }) => signedInToast(event.output) },
+          ],
         },
         onError: {
           target: 'signedOut',
@@ -177,7 +176,10 @@ export const sessionMachine = setup({
       entry: 'reportSignedIn',
       on: {
         'session.signOut': { target: 'signingOut', actions: 'clearErrors' },
-        'session.dismissError': { actions: 'clearErrors' },
+        'session.expired': {
+          target: 'signedOut',
+          actions: ['endSession', { type: 'notify', params: sessionEndedToast }],
+        },
       },
       initial: 'idle',
       states: {
@@ -185,7 +187,7 @@ export const sessionMachine = setup({
           on: { 'session.saveProfile': { target: 'saving', actions: 'clearErrors' } },
         },
         saving: {
-          tags: ['busy'],
+          tags: ['busy', 'savingProfile'],
           invoke: {
             id: 'saveProfile',
             src: 'saveProfile',
@@ -195,34 +197,51 @@ export const sessionMachine = setup({
             },
             onDone: {
               target: 'saved',
-              actions: [assign({ user: ({ event }) => event.output }), 'notifyProfileSaved'],
-            },
-            onError: {
-              target: 'idle',
               actions: [
-                assign({ profileError: ({ event }) => messageOf(event.error, 'Saving failed.') }),
-                {
-                  type: 'notifyRequestFailed',
-                  params: ({ event }) => ({
-                    title: 'Profile not saved',
-                    message: messageOf(event.error, 'Saving failed.'),
-                  }),
-                },
+                { type: 'rememberUser', params: ({ event }) => event.output },
+                { type: 'notify', params: ({ event }) => profileSavedToast(event.output) },
               ],
             },
+            onError: [
+              {
+                guard: { type: 'isUnauthorized', params: ({ event }) => ({ error: event.error }) },
+                target: '#session.signedOut',
+                actions: ['endSession', { type: 'notify', params: sessionEndedToast }],
+              },
+              {
+                target: 'idle',
+                actions: [
+                  assign({ profileError: ({ event }) => messageOf(event.error, 'Saving failed.') }),
+                  {
+                    type: 'notify',
+                    params: ({ event }) => ({
+                      title: 'Profile not saved',
+                      description: messageOf(event.error, 'Saving failed.'),
+                    }),
+                  },
+                ],
+              },
+            ],
           },
         },
         saved: {
+          tags: ['profileSaved'],
           on: { 'session.saveProfile': { target: 'saving', actions: 'clearErrors' } },
         },
       },
     },
     signingOut: {
-      tags: ['busy'],
+      tags: ['busy', 'signingOut'],
       invoke: {
         id: 'signOut',
         src: 'signOut',
-        onDone: { target: 'signedOut', actions: [assign({ user: null }), 'notifySignedOut'] },
+        onDone: {
+          target: 'signedOut',
+          actions: [
+            assign({ user: null }),
+            { type: 'notify', params: { title: 'Signed out', description: 'See you next time.' } },
+          ],
+        },
         onError: {
           target: 'signedIn',
           actions: [
@@ -230,10 +249,10 @@ export const sessionMachine = setup({
               error: ({ event }) => `Signing out failed: ${messageOf(event.error, 'unknown error')}`,
             }),
             {
-              type: 'notifyRequestFailed',
+              type: 'notify',
               params: ({ event }) => ({
                 title: 'Still signed in',
-                message: `Signing out failed: ${messageOf(event.error, 'unknown error')}`,
+                description: `Signing out failed: ${messageOf(event.error, 'unknown error')}`,
               }),
             },
           ],

@@ -7,7 +7,6 @@ import {
   NO_DELTA,
   type Point,
   patchContent,
-  type SwipeDirection,
   type SwipeSettings,
   swipeDelta,
   swipeStartDistance,
@@ -183,62 +182,69 @@ export const toastMachine = setup({
     delta: NO_DELTA,
     swipeOutcome: null,
   }),
-  initial: 'open',
+  initial: 'shown',
   states: {
-    open: {
-      tags: ['shown', 'counting'],
-      // Opening while the viewport is paused (at first, or when a swipe snaps back) means paused.
-      always: { guard: 'isHeld', target: 'paused' },
-      entry: 'startCountdown',
-      exit: 'stopCountdown',
-      after: { timeLeft: { guard: 'isTimed', target: 'closed' } },
+    shown: {
+      tags: ['shown'],
+      initial: 'resting',
       on: {
-        'toast.pause': { target: 'paused', actions: 'hold' },
-        'toast.update': [
-          // A new duration starts the timer again from the full new duration, as the spec's system does.
-          { guard: 'changesDuration', target: 'open', reenter: true, actions: 'applyUpdate' },
-          { actions: 'applyUpdate' },
-        ],
-        'toast.swipeStart': { actions: 'armGesture' },
-        'toast.swipeMove': [
-          { guard: 'startsSwipe', target: 'swiping', actions: 'trackSwipe' },
-          { guard: 'abandonsSwipe', actions: 'disarmGesture' },
-        ],
-        'toast.swipeEnd': { actions: 'disarmGesture' },
-        'toast.swipeCancel': { actions: 'disarmGesture' },
+        'toast.update': { actions: 'applyUpdate' },
         'toast.close': { target: 'closed' },
       },
-    },
-    paused: {
-      tags: ['shown', 'held'],
-      on: {
-        'toast.resume': { target: 'open', actions: 'release' },
-        'toast.update': { actions: 'applyUpdate' },
-        'toast.swipeStart': { actions: 'armGesture' },
-        'toast.swipeMove': [
-          { guard: 'startsSwipe', target: 'swiping', actions: 'trackSwipe' },
-          { guard: 'abandonsSwipe', actions: 'disarmGesture' },
-        ],
-        'toast.swipeEnd': { actions: 'disarmGesture' },
-        'toast.swipeCancel': { actions: 'disarmGesture' },
-        'toast.close': { target: 'closed' },
-      },
-    },
-    swiping: {
-      tags: ['shown', 'held', 'swiping'],
-      on: {
-        'toast.swipeMove': { actions: 'trackSwipe' },
-        'toast.swipeEnd': [
-          { guard: 'isBeyondThreshold', target: 'closed', actions: 'finishSwipe' },
-          { target: 'open', actions: 'snapBack' },
-        ],
-        // Whatever takes the pointer away, the toast goes back: nothing stays stuck half-swiped.
-        'toast.swipeCancel': { target: 'open', actions: 'snapBack' },
-        'toast.pointerLost': { target: 'open', actions: 'snapBack' },
-        'toast.pause': { actions: 'hold' },
-        'toast.resume': { actions: 'release' },
-        'toast.update': { actions: 'applyUpdate' },
-        'toast.close': { target: 'closed', actions: 'disarmGesture' },
+      states: {
+        /** On screen, not following a pointer: a pointer that goes down may start a swipe. */
+        resting: {
+          initial: 'open',
+          on: {
+            'toast.swipeStart': { actions: 'armGesture' },
+            'toast.swipeMove': [
+              { guard: 'startsSwipe', target: 'swiping', actions: 'trackSwipe' },
+              { guard: 'abandonsSwipe', actions: 'disarmGesture' },
+            ],
+            'toast.swipeEnd': { actions: 'disarmGesture' },
+            'toast.swipeCancel': { actions: 'disarmGesture' },
+          },
+          states: {
+            open: {
+              tags: ['counting'],
+              // Opening while the viewport is paused (at first, or when a swipe snaps back) means paused.
+              always: { guard: 'isHeld', target: 'paused' },
+              entry: 'startCountdown',
+              exit: 'stopCountdown',
+              after: { timeLeft: { guard: 'isTimed', target: '#toast.closed' } },
+              on: {
+                'toast.pause': { target: 'paused', actions: 'hold' },
+                // A new duration starts the timer again from the full new duration, as the spec's system does.
+                'toast.update': {
+                  guard: 'changesDuration',
+                  target: 'open',
+                  reenter: true,
+                  actions: 'applyUpdate',
+                },
+              },
+            },
+            paused: {
+              tags: ['held'],
+              on: { 'toast.resume': { target: 'open', actions: 'release' } },
+            },
+          },
+        },
+        swiping: {
+          tags: ['held', 'swiping'],
+          on: {
+            'toast.swipeMove': { actions: 'trackSwipe' },
+            'toast.swipeEnd': [
+              { guard: 'isBeyondThreshold', target: '#toast.closed', actions: 'finishSwipe' },
+              { target: 'resting.open', actions: 'snapBack' },
+            ],
+            // Whatever takes the pointer away, the toast goes back: nothing stays stuck half-swiped.
+            'toast.swipeCancel': { target: 'resting.open', actions: 'snapBack' },
+            'toast.pointerLost': { target: 'resting.open', actions: 'snapBack' },
+            'toast.pause': { actions: 'hold' },
+            'toast.resume': { actions: 'release' },
+            'toast.close': { target: '#toast.closed', actions: 'disarmGesture' },
+          },
+        },
       },
     },
     closed: {
@@ -255,47 +261,3 @@ export const toastMachine = setup({
 
 export type ToastMachine = typeof toastMachine;
 export type ToastSnapshot = SnapshotFrom<ToastMachine>;
-
-/** What a toast's element shows, from its snapshot. */
-export interface ToastView {
-  readonly id: string;
-  readonly state: 'open' | 'closed';
-  readonly paused: boolean;
-  readonly swipe: 'move' | 'cancel' | 'end' | undefined;
-  readonly swipeDirection: SwipeDirection;
-  readonly delta: Point;
-  readonly content: ToastContent;
-  /**
-   * The progress bar, from the machine's own remaining time so it cannot drift: the fraction left, how
-   * long it runs from there (`null` while held), and a key that changes each time the timer restarts.
-   */
-  readonly progress: {
-    readonly fraction: number;
-    readonly runsForMs: number | null;
-    readonly key: string;
-  } | null;
-}
-
-export function toastView(snapshot: ToastSnapshot): ToastView {
-  const { context } = snapshot;
-  const shown = snapshot.hasTag('shown');
-  const timed = isTimedDuration(context.duration);
-  const counting = snapshot.hasTag('counting');
-  return {
-    id: context.id,
-    state: shown ? 'open' : 'closed',
-    paused: snapshot.hasTag('held'),
-    swipe: snapshot.hasTag('swiping') ? 'move' : (context.swipeOutcome ?? undefined),
-    swipeDirection: context.swipe.direction,
-    delta: context.delta,
-    content: context.content,
-    progress:
-      shown && timed
-        ? {
-            fraction: Math.max(0, Math.min(1, context.remaining / context.duration)),
-            runsForMs: counting ? context.remaining : null,
-            key: `${context.startedAt ?? 'held'}:${context.remaining}`,
-          }
-        : null,
-  };
-}

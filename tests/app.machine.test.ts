@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { AnyEventObject, AnyMachineSnapshot } from 'xstate';
 import { createAppError } from '../machines/errors';
 import { flush, HOUR, inertApp, startApp, testInput, testManifest } from './support/appHarness';
+import { registerFrozenPathTests } from './support/frozenPaths';
 import { generateEdgePaths } from './support/pathTesting';
-import { registerPathTests } from './support/registerPathTests';
 
 async function showing(app: Awaited<ReturnType<typeof startApp>>, to: string) {
   app.send({ type: 'nav.go', to });
@@ -120,7 +120,7 @@ describe('app machine: navigation', () => {
     const app = await startApp();
     app.send({ type: 'session.changed', signedIn: false });
     app.send({ type: 'nav.go', to: '/' });
-    app.clock.increment(testInput.slowNavigationMs - 1);
+    app.clock.increment(testInput.timing.slowNavigationMs - 1);
     expect(app.actor.getSnapshot().hasTag('slow')).toBe(false);
     app.clock.increment(1);
     expect(app.actor.getSnapshot().hasTag('slow')).toBe(true);
@@ -277,7 +277,7 @@ describe('app machine: build manifest', () => {
   it('fetches the manifest a second after start and applies its redirect rules', async () => {
     const app = await startApp({ manifest: 'manual' });
     expect(app.manifests).toHaveLength(0);
-    app.clock.increment(testInput.manifestPreloadMs);
+    app.clock.increment(testInput.timing.manifestPreloadMs);
     expect(app.manifests[0]?.input).toEqual({ buildId: 'build-1' });
     await app.answerManifest(testManifest);
     app.send({ type: 'session.changed', signedIn: false });
@@ -289,7 +289,7 @@ describe('app machine: build manifest', () => {
     const app = await startApp({ manifest: 'manual', slowConnection: true });
     app.send({ type: 'session.changed', signedIn: false });
     await showing(app, '/');
-    app.clock.increment(10 * testInput.manifestPreloadMs);
+    app.clock.increment(10 * testInput.timing.manifestPreloadMs);
     expect(app.manifests).toHaveLength(0);
     app.send({ type: 'nav.go', to: '/campaigns' });
     expect(app.actor.getSnapshot().matches({ navigation: 'awaiting' })).toBe(true);
@@ -300,10 +300,10 @@ describe('app machine: build manifest', () => {
 
   it('logs the spec lines when the manifest fails, and navigates without rules', async () => {
     const broken = await startApp({ manifest: 'manual' });
-    broken.clock.increment(testInput.manifestPreloadMs);
+    broken.clock.increment(testInput.timing.manifestPreloadMs);
     await broken.failManifest(new Error('offline'));
     const malformed = await startApp({ manifest: 'manual' });
-    malformed.clock.increment(testInput.manifestPreloadMs);
+    malformed.clock.increment(testInput.timing.manifestPreloadMs);
     await malformed.answerManifest('<html>');
     expect(broken.logs).toEqual(['[nuxt] Error fetching app manifest.']);
     expect(malformed.logs).toEqual(['[nuxt] Error creating app manifest matcher.']);
@@ -320,7 +320,7 @@ describe('app machine: update detection', () => {
 
   it('checks an hour after start; a new id is an update, announced once, and polling stops', async () => {
     const app = await startApp();
-    app.clock.increment(HOUR - testInput.manifestPreloadMs - 1);
+    app.clock.increment(HOUR - testInput.timing.manifestPreloadMs - 1);
     expect(app.latest).toHaveLength(0);
     app.clock.increment(1);
     expect(app.latest).toHaveLength(1);
@@ -390,7 +390,7 @@ describe('app machine: update detection', () => {
     app.send({ type: 'page.changed', visible: false, online: true });
     app.send({ type: 'page.changed', visible: true, online: true });
     expect(app.latest).toHaveLength(0);
-    app.clock.increment(testInput.updateRecheckThrottleMs);
+    app.clock.increment(testInput.timing.updateRecheckThrottleMs);
     app.send({ type: 'page.changed', visible: false, online: true });
     app.send({ type: 'page.changed', visible: true, online: true });
     expect(app.latest).toHaveLength(1);
@@ -456,6 +456,146 @@ describe('app machine: chunk-load recovery', () => {
   });
 });
 
+describe('app machine: prerendered pages', () => {
+  const built = { title: 'Garden', raised: 100 };
+  const onCampaign = { initial: { fullPath: '/campaign/1?tab=about#top', data: built } };
+  const withPrerendered = { ...testManifest, prerendered: ['/', '/campaign/1'] };
+
+  it('boots settled on the prerendered page with its data: nothing to load, the first location not reported', async () => {
+    const app = await startApp({ manifest: 'manual', input: { initial: { fullPath: '/', data: built } } });
+    const snapshot = app.actor.getSnapshot();
+    expect(snapshot.matches({ navigation: 'idle', freshness: 'idle' })).toBe(true);
+    expect(snapshot.hasTag('booting')).toBe(false);
+    expect(snapshot.context.current).toMatchObject({ route: 'index', fullPath: '/', data: built, key: 1 });
+    expect(app.historyStarts).toEqual([{ reportStart: false }]);
+    expect(app.loads).toHaveLength(0);
+    expect(app.revalidations).toHaveLength(0);
+  });
+
+  it('tells the colour mode at creation what the page it boots on forces, so the first render shows it', async () => {
+    const app = await startApp({
+      manifest: 'manual',
+      input: { initial: { fullPath: '/campaign/components/info', data: undefined } },
+    });
+    expect(app.actor.getSnapshot().children.colorMode?.getSnapshot().context.forced).toBe('dark');
+  });
+
+  it('boots as usual when the inlined page is not one this path can be', async () => {
+    for (const fullPath of ['/campaign/abc', '/no/such/page']) {
+      const app = await startApp({ manifest: 'manual', input: { initial: { fullPath, data: built } } });
+      expect(app.actor.getSnapshot().hasTag('booting')).toBe(true);
+      expect(app.actor.getSnapshot().context.current).toBeNull();
+      expect(app.historyStarts).toEqual([{ reportStart: true }]);
+    }
+  });
+
+  it('checks a campaign shown from build data again at once, and updates it in place', async () => {
+    const app = await startApp({ manifest: 'manual', input: onCampaign });
+    expect(app.revalidations[0]?.input).toEqual({
+      route: 'campaign',
+      params: { id: '1' },
+      fullPath: '/campaign/1?tab=about#top',
+    });
+    await app.answerRevalidation({ title: 'Garden renamed', raised: 250 }, 'Garden renamed');
+    const snapshot = app.actor.getSnapshot();
+    expect(snapshot.matches({ navigation: 'idle', freshness: 'idle' })).toBe(true);
+    expect(snapshot.context.current).toMatchObject({ data: { raised: 250 }, key: 1, stale: false });
+    expect(app.revalidations).toHaveLength(0);
+    // The tab follows a renamed campaign; nothing else of page arrival happens (no focus move, no announcement).
+    expect(app.titles).toEqual(['Garden renamed | campaign-web']);
+    expect(app.arrivals).toEqual([]);
+  });
+
+  it('shows the 404 page when the campaign is gone, as a navigation to it would', async () => {
+    const app = await startApp({ manifest: 'manual', input: onCampaign });
+    await app.failRevalidation({ statusCode: 404, message: 'Campaign 1 does not exist.' });
+    const snapshot = app.actor.getSnapshot();
+    expect(snapshot.hasTag('error')).toBe(true);
+    expect(snapshot.context.error).toMatchObject({ statusCode: 404, message: 'Campaign 1 does not exist.' });
+    expect(snapshot.context.current).toMatchObject({ route: null, data: undefined, key: 2, stale: false });
+    expect(app.addressBar).toEqual([]);
+  });
+
+  it('keeps the build data when the check fails for another reason', async () => {
+    const app = await startApp({ manifest: 'manual', input: onCampaign });
+    await app.failRevalidation({ statusCode: 503, message: 'offline' });
+    const snapshot = app.actor.getSnapshot();
+    expect(snapshot.hasTag('error')).toBe(false);
+    expect(snapshot.context.current).toMatchObject({ route: 'campaign', data: built, stale: false });
+    expect(app.revalidations).toHaveLength(0);
+  });
+
+  it('drops the check when a navigation starts', async () => {
+    const app = await startApp({ manifest: 'manual', input: onCampaign });
+    app.send({ type: 'nav.go', to: '/' });
+    expect(app.revalidations[0]?.signal.aborted).toBe(true);
+    expect(app.actor.getSnapshot().matches({ freshness: 'idle' })).toBe(true);
+  });
+
+  it('asks for the payload of a prerendered path only, and checks again what came from one', async () => {
+    const app = await startApp({ manifest: 'manual' });
+    app.clock.increment(testInput.timing.manifestPreloadMs);
+    await app.answerManifest(withPrerendered);
+    app.send({ type: 'session.changed', signedIn: false });
+    app.send({ type: 'nav.popped', to: '/campaign/2' });
+    expect(app.loads[0]?.input.payload).toBeUndefined();
+    await app.finishLoad();
+    app.send({ type: 'nav.go', to: '/campaign/1/?x=1' });
+    expect(app.loads[0]?.input.payload).toEqual({ path: '/campaign/1/', buildId: 'build-1' });
+    app.loads[0]?.resolve({ data: built, fromPayload: true });
+    await flush();
+    expect(app.actor.getSnapshot().context.current).toMatchObject({ data: built, stale: true, key: 2 });
+    expect(app.revalidations[0]?.input.fullPath).toBe('/campaign/1/?x=1');
+    app.send({ type: 'nav.go', to: '/' });
+    expect(app.revalidations[0]?.signal.aborted).toBe(true);
+    app.loads.at(-1)?.resolve({ data: [], fromPayload: true });
+    await flush();
+    // The landing page does not declare `revalidate`: its build data stays.
+    expect(app.actor.getSnapshot().context.current).toMatchObject({ route: 'index', stale: false });
+    expect(app.revalidations).toHaveLength(1);
+  });
+
+  it('preloads the payloads of the prerendered pages when the manifest arrives, not on slow-2g', async () => {
+    const app = await startApp({ manifest: 'manual' });
+    app.clock.increment(testInput.timing.manifestPreloadMs - 1);
+    expect(app.preloads).toEqual([]);
+    app.clock.increment(1);
+    await app.answerManifest(withPrerendered);
+    expect(app.preloads).toEqual([{ prerendered: ['/', '/campaign/1'], buildId: 'build-1' }]);
+    const slow = await startApp({ manifest: 'manual', slowConnection: true });
+    slow.send({ type: 'manifest.needed' });
+    await slow.answerManifest(withPrerendered);
+    expect(slow.actor.getSnapshot().matches({ build: { manifest: 'ready' } })).toBe(true);
+    expect(slow.preloads).toEqual([]);
+  });
+});
+
+describe('app machine: a session that ends mid-session', () => {
+  it('a 401 for the page data sends the user through the auth guard to sign in, with return-to (regression)', async () => {
+    // It used to end on the error page as "401 Internal Server Error".
+    const app = await startApp();
+    app.send({ type: 'session.changed', signedIn: true });
+    await showing(app, '/');
+    app.send({ type: 'nav.go', to: '/home' });
+    await app.failLoad({ statusCode: 401, message: 'Sign in first.' });
+    const snapshot = app.actor.getSnapshot();
+    expect(snapshot.context.session).toBe('signedOut');
+    expect(app.loads.at(-1)?.input).toMatchObject({ route: 'login', fullPath: '/login?redirect=%2Fhome' });
+    await app.finishLoad();
+    expect(app.addressBar.at(-1)).toEqual({ type: 'push', to: '/login?redirect=%2Fhome' });
+    expect(app.actor.getSnapshot().hasTag('error')).toBe(false);
+  });
+
+  it('a 401 with no session to end is an error page, not a loop', async () => {
+    const app = await startApp();
+    app.send({ type: 'session.changed', signedIn: false });
+    app.send({ type: 'nav.go', to: '/' });
+    await app.failLoad({ statusCode: 401, message: 'Sign in first.' });
+    await flush();
+    expect(app.actor.getSnapshot().context.error).toMatchObject({ statusCode: 401 });
+  });
+});
+
 describe('app machine: generated paths', () => {
   const newer = { id: 'build-2', timestamp: 2 };
   const same = { id: testInput.buildId, timestamp: 1 };
@@ -485,6 +625,7 @@ describe('app machine: generated paths', () => {
       type: 'xstate.error.actor.loadPage',
       error: { kind: 'chunk', statusCode: 500, message: 'A part of the app could not be loaded.' },
     },
+    { type: 'xstate.error.actor.loadPage', error: { statusCode: 401, message: 'Sign in first.' } },
     { type: 'xstate.done.actor.checkBuildAfterChunkError', output: newer },
     { type: 'xstate.done.actor.checkBuildAfterChunkError', output: same },
     { type: 'xstate.error.actor.checkBuildAfterChunkError', error: { message: 'offline' } },
@@ -535,43 +676,80 @@ describe('app machine: generated paths', () => {
     return [build.manifest, typeof build.updates === 'string' ? build.updates : 'waiting'];
   };
 
-  const navigationPaths = generateEdgePaths({
-    machine: inertApp,
-    input: testInput,
-    events: navigationEvents,
-    serializeState: (snapshot) =>
-      JSON.stringify([
-        value(snapshot).navigation,
-        value(snapshot).errors,
-        buildPhase(snapshot),
-        snapshot.context.session,
-        snapshot.context.visitor,
-        snapshot.context.current !== null,
-      ]),
-    // One path per (navigation, errors, event), plus the context a guard reads in that state.
-    edgeKey: (snapshot) =>
-      JSON.stringify([
-        value(snapshot).navigation,
-        value(snapshot).errors,
-        value(snapshot).errors === 'screening' ? snapshot.context.visitor : null,
-        value(snapshot).navigation === 'idle' ? snapshot.context.current !== null : null,
-        updatePending(snapshot) && snapshot.context.current !== null,
-        manifestSettled(snapshot) || snapshot.context.current === null,
-      ]),
-  });
-  const buildPaths = generateEdgePaths({
-    machine: inertApp,
-    input: testInput,
-    events: buildEvents,
-    serializeState: (snapshot) =>
-      JSON.stringify([
-        value(snapshot).build,
-        Math.min(snapshot.context.build.failedChecks, 2),
-        snapshot.context.page,
-      ]),
-    edgeKey: (snapshot) =>
-      JSON.stringify([value(snapshot).build, snapshot.context.build.failedChecks > 0, snapshot.context.page]),
-  });
+  /** Booted on a prerendered campaign: revalidation, and the navigations that replace or refresh the page. */
+  const hydrationInput = { ...testInput, initial: { fullPath: '/campaign/1', data: 'built' } };
+  const hydrationEvents: AnyEventObject[] = [
+    { type: 'xstate.done.actor.revalidatePage', output: { data: 'fresh' } },
+    { type: 'xstate.error.actor.revalidatePage', error: { statusCode: 404, message: 'Campaign 1 is gone.' } },
+    { type: 'xstate.error.actor.revalidatePage', error: { statusCode: 503, message: 'offline' } },
+    { type: 'nav.go', to: '/campaign/2' },
+    { type: 'session.changed', signedIn: false },
+    { type: 'session.changed', signedIn: true },
+    { type: 'xstate.done.actor.fetchManifest', output: { ...testManifest, prerendered: ['/campaign/2'] } },
+    { type: 'xstate.done.actor.loadPage', output: { data: 'from payload', fromPayload: true } },
+    { type: 'xstate.done.actor.loadPage', output: { data: 'from the API' } },
+    { type: 'xstate.done.actor.detectCrawler', output: false },
+  ];
+  const hydrationPaths = () =>
+    generateEdgePaths({
+      machine: inertApp,
+      input: hydrationInput,
+      events: hydrationEvents,
+      serializeState: (snapshot) =>
+        JSON.stringify([
+          value(snapshot).navigation,
+          value(snapshot).errors,
+          value(snapshot).freshness,
+          (value(snapshot).build as { manifest: string }).manifest,
+          snapshot.context.session,
+          snapshot.context.current?.stale ?? null,
+          snapshot.context.current?.route ?? null,
+        ]),
+    });
+
+  const navigationPaths = () =>
+    generateEdgePaths({
+      machine: inertApp,
+      input: testInput,
+      events: navigationEvents,
+      serializeState: (snapshot) =>
+        JSON.stringify([
+          value(snapshot).navigation,
+          value(snapshot).errors,
+          buildPhase(snapshot),
+          snapshot.context.session,
+          snapshot.context.visitor,
+          snapshot.context.current !== null,
+        ]),
+      // One path per (navigation, errors, event), plus the context a guard reads in that state.
+      edgeKey: (snapshot) =>
+        JSON.stringify([
+          value(snapshot).navigation,
+          value(snapshot).errors,
+          value(snapshot).errors === 'screening' ? snapshot.context.visitor : null,
+          value(snapshot).navigation === 'idle' ? snapshot.context.current !== null : null,
+          updatePending(snapshot) && snapshot.context.current !== null,
+          manifestSettled(snapshot) || snapshot.context.current === null,
+        ]),
+    });
+  const buildPaths = () =>
+    generateEdgePaths({
+      machine: inertApp,
+      input: testInput,
+      events: buildEvents,
+      serializeState: (snapshot) =>
+        JSON.stringify([
+          value(snapshot).build,
+          Math.min(snapshot.context.build.failedChecks, 2),
+          snapshot.context.page,
+        ]),
+      edgeKey: (snapshot) =>
+        JSON.stringify([
+          value(snapshot).build,
+          snapshot.context.build.failedChecks > 0,
+          snapshot.context.page,
+        ]),
+    });
 
   /** What every settled state must look like, whatever path led there. */
   function assertState(snapshot: AnyMachineSnapshot) {
@@ -589,23 +767,42 @@ describe('app machine: generated paths', () => {
     if (['recovering', 'retrying', 'claimingReload'].includes(String(navigation))) {
       expect(snapshot.context.pending?.failure?.statusCode).toBe(500);
     }
-    if (snapshot.matches({ build: { manifest: 'ready' } }))
+    if (snapshot.matches({ build: { manifest: 'ready' } })) {
       expect(snapshot.context.routeRules).toEqual(testManifest.rules);
-    else expect(snapshot.context.routeRules).toBeNull();
+      expect(snapshot.context.prerendered).toEqual(expect.any(Array));
+    } else {
+      expect(snapshot.context.routeRules).toBeNull();
+      expect(snapshot.context.prerendered).toBeNull();
+    }
+    if (navigation === 'booting') expect(snapshot.context.current).toBeNull();
+    // Only build-time data on screen is checked, and never while a navigation is replacing it.
+    if (value(snapshot).freshness === 'revalidating') {
+      expect(snapshot.context.current?.stale).toBe(true);
+      expect(snapshot.context.pending).toBeNull();
+    } else if (snapshot.context.pending === null) {
+      expect(snapshot.context.current?.stale ?? false).toBe(false);
+    }
     expect(snapshot.context.build.failedChecks).toBeGreaterThanOrEqual(0);
   }
 
-  it('generates paths for every edge of both projections', () => {
-    expect(navigationPaths.length).toBeGreaterThan(100);
-    expect(buildPaths.length).toBeGreaterThan(20);
-  });
+  /** What a step can change; the rest (route table, guards, limits, timing, names) is the fixed input. */
+  const project = (snapshot: AnyMachineSnapshot) => {
+    const { session, pending, current, error, visitor, build, routeRules, prerendered, page } =
+      snapshot.context;
+    return { session, pending, current, error, visitor, build, routeRules, prerendered, page };
+  };
 
-  registerPathTests({
+  registerFrozenPathTests({
     title: 'app machine',
+    file: 'tests/frozen/app.paths.json',
     machine: inertApp,
-    input: testInput,
-    paths: [...navigationPaths, ...buildPaths],
+    variants: [
+      { name: 'default', input: testInput, generate: () => [...navigationPaths(), ...buildPaths()] },
+      // Booted on a prerendered campaign: its own input, so its own frozen paths.
+      { name: 'hydration', input: hydrationInput, generate: hydrationPaths, minimumPaths: 5 },
+    ],
     minimumPaths: 120,
     assertState,
+    project,
   });
 });

@@ -7,11 +7,11 @@ import {
   colorModeMachine,
   isColorModePreference,
 } from '../machines/colorMode.machine';
+import { registerFrozenPathTests } from './support/frozenPaths';
 import { generateEdgePaths } from './support/pathTesting';
-import { registerPathTests } from './support/registerPathTests';
 
 /** A colour mode whose effects are recorded: what was applied, stored and warned, in order. */
-function startColorMode() {
+function startColorMode(input: { forced?: 'light' | 'dark' | null } = {}) {
   const applied: string[] = [];
   const stored: string[] = [];
   let warnings = 0;
@@ -32,7 +32,7 @@ function startColorMode() {
       },
     },
   });
-  const actor = createActor(logic).start();
+  const actor = createActor(logic, { input }).start();
   return {
     actor,
     applied,
@@ -52,6 +52,16 @@ describe('colour-mode machine', () => {
     mode.send({ type: 'route.forced', mode: null });
     expect(mode.applied).toEqual(['dark']);
     expect(mode.snapshot().context.preference).toBe('dark');
+  });
+
+  it('knows from its input what a prerendered page it boots on forces, and still applies nothing first', () => {
+    const mode = startColorMode({ forced: 'dark' });
+    expect(mode.snapshot().context.forced).toBe('dark');
+    expect(mode.applied).toEqual([]);
+    mode.send({ type: 'route.forced', mode: 'dark' });
+    expect(mode.applied).toEqual(['dark']);
+    expect(mode.snapshot().hasTag('forced')).toBe(true);
+    expect(startColorMode().snapshot().context.forced).toBeNull();
   });
 
   it('starts from the default preference, system, and follows the OS live', () => {
@@ -154,7 +164,6 @@ describe('colour-mode machine: generated paths', () => {
     { type: 'route.forced', mode: null },
   ];
   const serializeState = (snapshot: AnyMachineSnapshot) => JSON.stringify([snapshot.value, snapshot.context]);
-  const paths = generateEdgePaths({ machine: inert, events, serializeState });
 
   /** What must hold in every settled state, whatever led there. */
   function assertState(snapshot: AnyMachineSnapshot) {
@@ -166,10 +175,14 @@ describe('colour-mode machine: generated paths', () => {
     if (snapshot.matches('forced')) expect(appliedColorMode(context)).toBe(context.forced);
   }
 
-  registerPathTests({
+  registerFrozenPathTests({
     title: 'colour-mode machine',
+    file: 'tests/frozen/colorMode.paths.json',
     machine: inert,
-    paths,
+    variants: [
+      { name: 'default', generate: () => generateEdgePaths({ machine: inert, events, serializeState }) },
+    ],
+    select: false,
     minimumPaths: 20,
     assertState,
   });

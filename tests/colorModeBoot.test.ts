@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { findRoute, type RouteRecord, routes } from '../machines/routes';
 import { colorModeBootScript, forcedRules, patternSource } from '../server/colorModeBoot';
+import { config } from '../src/config';
 
 describe('colour-mode boot script', () => {
   it('lists the forced routes of the route table', () => {
@@ -31,7 +32,7 @@ describe('colour-mode boot script', () => {
   });
 
   it('stays tiny, guards storage and matchMedia, and uses the app’s storage key', () => {
-    const script = colorModeBootScript();
+    const script = colorModeBootScript(routes, config.colorMode.storageKey);
     expect(script.length).toBeLessThan(700);
     expect(script).toContain('try{p=localStorage.getItem("color-mode")}catch(e){}');
     expect(script).toContain('window.matchMedia&&');

@@ -6,7 +6,7 @@ import {
   type RouteGuard,
   routeGuards,
   runGuards,
-  UnknownMiddlewareError,
+  UnknownGuardError,
 } from '../machines/guards';
 import { matchRoute, parseLocation } from '../machines/routes';
 
@@ -62,9 +62,7 @@ describe('runGuards', () => {
     expect(calls).toEqual(['a', 'b']);
   });
   it('refuses an unregistered name before running anything, naming it', () => {
-    expect(() => runGuards(['auth', 'nope'], routeGuards, inputFor('/', false))).toThrow(
-      UnknownMiddlewareError,
-    );
+    expect(() => runGuards(['auth', 'nope'], routeGuards, inputFor('/', false))).toThrow(UnknownGuardError);
     expect(() => runGuards(['nope'], routeGuards, inputFor('/', false))).toThrow(
       "Unknown route middleware: 'nope'.",
     );

@@ -255,16 +255,24 @@ describe('icon loader: timeout and fallback', () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 
-  it('refuses an icon body that could run script', async () => {
+  it('refuses an icon body that is not the SVG subset Iconify writes', async () => {
+    // `<image/onerror=...>` got past the old blocklist, which looked for a space before `on...=` (regression).
     const set: IconifyJSON = {
       prefix: 'lucide',
-      icons: { bad: { body: '<image href="x" onerror="alert(1)"/>' } },
+      icons: {
+        bad: { body: '<image href="x" onerror="alert(1)"/>' },
+        slash: { body: '<image/onerror="alert(1)" href="x"/>' },
+        comment: { body: '<!-- x --><path d="M0 0"/>' },
+      },
     };
     const t = setup(() => Promise.resolve(json(set)));
-    t.loader.request('lucide:bad');
+    for (const name of ['bad', 'slash', 'comment']) t.loader.request(`lucide:${name}`);
     t.frame();
     await vi.runAllTimersAsync();
-    expect(t.loader.state('lucide:bad').status).toBe('missing');
+    expect(t.loader.state('lucide:slash').status).toBe('missing');
+    expect(t.loader.state('lucide:comment').status).toBe('missing');
+    // Well-formed: loaded, and <Icon> renders none of the image or its handler (see the <Icon> tests).
+    expect(t.loader.state('lucide:bad').status).toBe('loaded');
   });
 });
 
@@ -304,10 +312,41 @@ describe('<Icon>', () => {
     expect(decorative?.hasAttribute('role')).toBe(false);
     expect(decorative?.style.width).toBe('2rem');
 
-    await vi.waitFor(() => expect(labelled?.dataset.state).toBe('loaded'));
+    // The loader is a chunk of its own (./IconLoaded.tsx), imported on first need: give it time to arrive.
+    await vi.waitFor(() => expect(labelled?.dataset.state).toBe('loaded'), { timeout: 5000 });
     expect(answers).toEqual(['/api/_nuxt_icon/testicons.json?icons=star']);
     expect(labelled?.querySelector('svg')?.getAttribute('viewBox')).toBe('0 0 24 24');
     expect(labelled?.querySelector('svg path')).not.toBeNull();
+    await act(async () => root.unmount());
+    vi.unstubAllGlobals();
+  });
+
+  it('renders the body from its allow-listed tree: no element or attribute that could run script (regression)', async () => {
+    // The body used to go in as markup behind a blocklist.
+    vi.useRealTimers();
+    const body =
+      '<image href="x" onerror="alert(1)"/><g fill="none" onclick="alert(2)"><path d="M4 4h16" stroke-width="2"/></g>';
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() =>
+        Promise.resolve(
+          new Response(
+            JSON.stringify({ prefix: 'unsafeicons', icons: { x: { body } }, width: 24, height: 24 }),
+          ),
+        ),
+      ),
+    );
+    const { Icon } = await import('../src/ui/Icon');
+    const { container, root } = await render(createElement(Icon, { name: 'unsafeicons:x', size: 24 }));
+    const box = container.querySelector('span[data-icon]') as HTMLElement;
+    await vi.waitFor(() => expect(box.dataset.state).toBe('loaded'));
+    const svg = box.querySelector('svg');
+    expect(svg?.querySelector('image')).toBeNull();
+    expect(svg?.querySelector('g')?.getAttribute('fill')).toBe('none');
+    expect(svg?.querySelector('g path')?.getAttribute('stroke-width')).toBe('2');
+    expect(
+      [...(svg?.querySelectorAll('*') ?? [])].flatMap((element) => element.getAttributeNames()),
+    ).not.toContain('onclick');
     await act(async () => root.unmount());
     vi.unstubAllGlobals();
   });

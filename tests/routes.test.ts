@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { isCampaignId, matchRoute, parseLocation, pathTo, routes, toFullPath } from '../machines/routes';
+import {
+  isCampaignId,
+  matchRoute,
+  normalizePath,
+  parseLocation,
+  pathTo,
+  routes,
+  toFullPath,
+} from '../machines/routes';
 
 describe('route table', () => {
   it('has exactly the six routes of the spec, all in the default layout', () => {
@@ -16,7 +24,7 @@ describe('route table', () => {
       '/home',
       '/profile',
     ]);
-    expect(routes.find((route) => route.path === '/login')?.middleware).toEqual(['guest']);
+    expect(routes.find((route) => route.path === '/login')?.guards).toEqual(['guest']);
   });
 });
 
@@ -59,7 +67,15 @@ describe('parseLocation', () => {
     'javascript:alert(1)',
     'relative',
     '',
+    // Resolved by the URL parser, these start with `//`: another host to a browser (issue 9).
+    '/..//evil.example',
+    '/.//evil.example',
+    '/%2e%2e//evil.example',
+    '/a\\..\\..\\/evil.example',
   ])('refuses %j', (target) => expect(parseLocation(target)).toBeNull());
+  it('resolves dot segments as the browser does', () => {
+    expect(parseLocation('/a/./b/../c?x#y')).toEqual({ pathname: '/a/c', search: '?x', hash: '#y' });
+  });
   it('round-trips through toFullPath', () => {
     const location = parseLocation('/campaign/1?tab=a%20b#x');
     expect(location && toFullPath(location)).toBe('/campaign/1?tab=a%20b#x');
@@ -73,5 +89,34 @@ describe('pathTo', () => {
   });
   it('names a missing parameter', () => {
     expect(() => pathTo('campaign')).toThrow("Route 'campaign' needs the parameter 'id'.");
+  });
+});
+
+describe('normalizePath (where a location enters the app)', () => {
+  it.each([
+    ['//home', '/home'],
+    ['//', '/'],
+    ['///campaign/1', '/campaign/1'],
+    ['/\\evil.example', '/evil.example'],
+    ['\\\\evil.example', '/evil.example'],
+    ['/..//evil.example', '/evil.example'],
+    ['/.//evil.example', '/evil.example'],
+    ['/%2e%2e//evil.example', '/evil.example'],
+    ['/\t/evil.example', '/evil.example'],
+    ['/a/../home?x=1#y', '/home?x=1#y'],
+    ['/campaign//1', '/campaign//1'],
+    ['/home', '/home'],
+  ])('%j is %j', (raw, expected) => expect(normalizePath(raw)).toBe(expected));
+
+  it.each(['', 'home', 'https://evil.example/', 'javascript:alert(1)'])('%j is no path', (raw) =>
+    expect(normalizePath(raw)).toBeNull(),
+  );
+
+  it('what it gives back is accepted by parseLocation and normalises to itself', () => {
+    for (const raw of ['//home', '/..//x', '/\\/\\x', '/%2e%2e/%2e%2e//x?a=//b#//c', '///']) {
+      const normalised = normalizePath(raw) ?? '';
+      expect(parseLocation(normalised)).not.toBeNull();
+      expect(normalizePath(normalised)).toBe(normalised);
+    }
   });
 });

@@ -8,9 +8,10 @@ import type { IconifyJSON } from '@iconify/types';
 import type { PreviewServer, ResolvedConfig, ViteDevServer } from 'vite';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Middleware } from '../server/http';
-import { bundledIcons, collectBundledIcons, scanIconNames } from '../server/iconBundle';
+import { bundledIcons, collectBundledIcons, renderBundledIcons, scanIconNames } from '../server/iconBundle';
 import { createIconMiddleware, handleIconRequest, MAX_ICONS_PER_REQUEST } from '../server/icons';
 import { assetEndpoints } from '../server/plugin';
+import { parseIconBody } from '../src/platform/iconSvg';
 
 const tempDirs: string[] = [];
 afterEach(async () => {
@@ -178,14 +179,41 @@ describe('bundled icons (build-time inlining)', () => {
     expect(JSON.stringify(lucide).length).toBeLessThan(20_000);
   });
 
+  it('renders the named icons into SVG trees at build, aliases included, bodies with ids left to run time', () => {
+    const set = {
+      prefix: 'test',
+      width: 24,
+      height: 24,
+      icons: {
+        plain: { body: '<path d="M0 0h24v24H0z"/>' },
+        withId: { body: '<defs><linearGradient id="a"/></defs><path fill="url(#a)" d="M0 0"/>' },
+      },
+      aliases: { alias: { parent: 'plain' } },
+    };
+    const rendered = renderBundledIcons(
+      [set],
+      new Map([['test', new Set(['plain', 'alias', 'withId', 'gone'])]]),
+      parseIconBody,
+    );
+    expect(Object.keys(rendered).sort()).toEqual(['test:alias', 'test:plain']);
+    expect(rendered['test:plain']).toEqual({
+      viewBox: '0 0 24 24',
+      nodes: [{ tag: 'path', props: { d: 'M0 0h24v24H0z' }, children: [] }],
+    });
+  });
+
   it('replaces only the stand-in module', async () => {
     const dir = await sourceTree({ 'src/a.tsx': "'lucide:house'", 'src/platform/icons.bundle.ts': '' });
-    const plugin = bundledIcons();
+    const plugin = bundledIcons({ parseIconBody });
     (plugin.configResolved as (config: ResolvedConfig) => void)({ root: dir } as ResolvedConfig);
     const load = plugin.load as (this: { warn(m: string): void }, id: string) => Promise<string | null>;
     const context = { warn: () => {} };
     expect(await load.call(context, path.join(dir, 'src/a.tsx'))).toBeNull();
     const code = await load.call(context, `${path.join(dir, 'src/platform/icons.bundle.ts')}?v=1`);
     expect(code).toMatch(/^export const bundledIcons = \[\{"prefix":"lucide","icons":\{"house":/);
+    const rendered = await load.call(context, path.join(dir, 'src/platform/icons.rendered.ts'));
+    expect(rendered).toMatch(
+      /^export const renderedIcons = \{"lucide:house":\{"viewBox":"0 0 24 24","nodes":\[/,
+    );
   });
 });

@@ -1,5 +1,5 @@
 // @vitest-environment node
-import { mkdir, mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -163,6 +163,69 @@ describe('the image folder boundary', () => {
   it('answers 400 for a source that is no image', async () => {
     const res = await handle('GET', '/_ipx/f_webp/not-an-image.png');
     expect(res.status).toBe(400);
+  });
+});
+
+describe('the render cache and the cap on renders in flight', () => {
+  let root: string;
+  const quiet = { warn: () => {}, error: () => {} };
+
+  beforeAll(async () => {
+    root = await mkdtemp(path.join(tmpdir(), 'campaign-web-image-cache-'));
+    await mkdir(path.join(root, 'images'));
+    const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#a00' } })
+      .png()
+      .toBuffer();
+    await writeFile(path.join(root, 'images', 'a.png'), png);
+  });
+  afterAll(() => rm(root, { recursive: true, force: true }));
+
+  it('keeps each rendered variant on disk, so another process serves it without rendering', async () => {
+    const options = { dir: path.join(root, 'images'), cacheDir: path.join(root, 'cache'), log: quiet };
+    const first = await createImageServer(options)('GET', '/_ipx/w_16&f_webp/a.png');
+    expect(first.status).toBe(200);
+    const cached = await readdir(path.join(root, 'cache'));
+    expect(cached).toEqual([expect.stringMatching(/^[0-9a-f]{64}\.webp$/)]);
+    // No render may start or wait here: only the disk cache can answer.
+    const noRenders = createImageServer({ ...options, maxRendersInFlight: 1, maxRendersQueued: 0 });
+    const busy = noRenders('GET', '/_ipx/w_18&f_webp/a.png');
+    const again = await noRenders('GET', '/_ipx/w_16&f_webp/a.png');
+    expect(again.status).toBe(200);
+    expect(again.headers['content-type']).toBe('image/webp');
+    expect(again.body.equals(first.body)).toBe(true);
+    expect((await noRenders('GET', '/_ipx/w_17&f_webp/a.png')).status).toBe(503);
+    expect((await busy).status).toBe(200);
+  });
+
+  it('trims the disk cache, oldest first, to its byte budget', async () => {
+    const cacheDir = path.join(root, 'small-cache');
+    const handle = createImageServer({
+      dir: path.join(root, 'images'),
+      cacheDir,
+      cacheMaxBytes: 1,
+      log: quiet,
+    });
+    for (const width of [10, 11, 12])
+      expect((await handle('GET', `/_ipx/w_${width}&f_png/a.png`)).status).toBe(200);
+    expect(await readdir(cacheDir)).toHaveLength(0);
+  });
+
+  it('queues a page worth of renders, and answers a flood beyond the queue with a quick 503 and Retry-After', async () => {
+    const handle = createImageServer({
+      dir: path.join(root, 'images'),
+      maxRendersInFlight: 2,
+      maxRendersQueued: 3,
+      log: quiet,
+    });
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => handle('GET', `/_ipx/w_${20 + i}&f_avif/a.png`)),
+    );
+    const statuses = answers.map((answer) => answer.status);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(5);
+    expect(statuses.filter((status) => status === 503)).toHaveLength(7);
+    expect(answers.find((answer) => answer.status === 503)?.headers['retry-after']).toBe('1');
+    // Once the flood has passed, the same variants render again.
+    expect((await handle('GET', '/_ipx/w_25&f_avif/a.png')).status).toBe(200);
   });
 });
 

@@ -10,8 +10,8 @@ import {
 } from 'xstate';
 import { type Credentials, type SessionUser, sessionMachine } from '../machines/session.machine';
 import { flush } from './support/appHarness';
+import { registerFrozenPathTests } from './support/frozenPaths';
 import { generateEdgePaths } from './support/pathTesting';
-import { registerPathTests } from './support/registerPathTests';
 
 const demo: SessionUser = { id: 'u1', email: 'demo@example.com', displayName: 'Demo User' };
 
@@ -64,6 +64,10 @@ function startSession() {
     },
     async fail(name: string, message: string) {
       pending[name]?.shift()?.reject(new Error(message));
+      await flush();
+    },
+    async failWith(name: string, error: unknown) {
+      pending[name]?.shift()?.reject(error);
       await flush();
     },
   };
@@ -123,6 +127,27 @@ describe('session machine', () => {
   });
 });
 
+describe('session machine: a session that ended on the server', () => {
+  it('the app telling it of a 401 signs it out and reports that', async () => {
+    const session = startSession();
+    await session.answer('fetchSession', demo);
+    session.send({ type: 'session.expired' });
+    expect(session.snapshot().matches('signedOut')).toBe(true);
+    expect(session.snapshot().context.user).toBeNull();
+    expect(session.reports).toEqual([true, false]);
+  });
+
+  it('a 401 to its own profile save ends the session rather than showing a save error (regression)', async () => {
+    const session = startSession();
+    await session.answer('fetchSession', demo);
+    session.send({ type: 'session.saveProfile', displayName: 'Dee' });
+    await session.failWith('saveProfile', Object.assign(new Error('Sign in first.'), { statusCode: 401 }));
+    expect(session.snapshot().matches('signedOut')).toBe(true);
+    expect(session.snapshot().context.profileError).toBeNull();
+    expect(session.reports).toEqual([true, false]);
+  });
+});
+
 describe('session machine: generated paths', () => {
   const never = <T, I = NonReducibleUnknown>() => fromPromise<T, I>(() => new Promise<T>(() => {}));
   // Reports to a parent are not under test here; the walk has no parent to send them to.
@@ -148,14 +173,17 @@ describe('session machine: generated paths', () => {
       type: 'xstate.error.actor.saveProfile',
       error: new Error('Display name must be between 1 and 60 characters.'),
     },
+    {
+      type: 'xstate.error.actor.saveProfile',
+      error: Object.assign(new Error('Sign in first.'), { statusCode: 401 }),
+    },
+    { type: 'session.expired' },
     { type: 'session.signOut' },
     { type: 'xstate.done.actor.signOut' },
     { type: 'xstate.error.actor.signOut', error: new Error('offline') },
-    { type: 'session.dismissError' },
   ];
   const serializeState = (snapshot: AnyMachineSnapshot) =>
     JSON.stringify([snapshot.value, snapshot.context.error !== null, snapshot.context.profileError !== null]);
-  const paths = generateEdgePaths({ machine: inert, events, serializeState });
 
   function assertState(snapshot: AnyMachineSnapshot) {
     const settled = snapshot.matches('signedIn') || snapshot.matches('signedOut');
@@ -166,10 +194,14 @@ describe('session machine: generated paths', () => {
       expect(snapshot.context.user === null || snapshot.context.error !== null).toBe(true);
   }
 
-  registerPathTests({
+  registerFrozenPathTests({
     title: 'session machine',
+    file: 'tests/frozen/session.paths.json',
     machine: inert,
-    paths,
+    variants: [
+      { name: 'default', generate: () => generateEdgePaths({ machine: inert, events, serializeState }) },
+    ],
+    select: false,
     minimumPaths: 15,
     assertState,
   });

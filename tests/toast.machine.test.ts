@@ -1,19 +1,20 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type AnyEventObject, type AnyMachineSnapshot, createActor, SimulatedClock } from 'xstate';
 import {
   type ToastContext,
   type ToastInput,
   type ToastReport,
   toastMachine,
-  toastView,
 } from '../machines/toast.machine';
+import { toastView } from '../machines/toast.view';
 import {
   contentOf,
   isDeltaInDirection,
   LONGEST_TIMER_MS,
   type SwipeSettings,
 } from '../machines/toaster.utils';
-import { CoverageRecorder, generateEdgePaths, replayPath } from './support/pathTesting';
+import { registerFrozenPathTests } from './support/frozenPaths';
+import { generateEdgePaths, leafState } from './support/pathTesting';
 
 const swipe: SwipeSettings = { direction: 'right', thresholdPx: 50, startTouchPx: 10, startPx: 2 };
 
@@ -42,7 +43,7 @@ function startToast(overrides: Partial<ToastInput> = {}) {
   });
   const actor = createActor(logic, { clock, input: inputWith({ now: () => clock.now(), ...overrides }) });
   actor.start();
-  const state = () => actor.getSnapshot().value;
+  const state = () => leafState(actor.getSnapshot().value);
   const context = (): ToastContext => actor.getSnapshot().context;
   return { actor, clock, reports, state, context };
 }
@@ -253,6 +254,24 @@ describe('toast view', () => {
     expect(view).toMatchObject({ state: 'closed', progress: null });
   });
 
+  it('gives the element its data attributes from the same answers', () => {
+    const toast = startToast();
+    expect(toastView(toast.actor.getSnapshot()).rootAttributes).toEqual({
+      'data-toast-id': 't1',
+      'data-type': 'foreground',
+      'data-state': 'open',
+      'data-paused': undefined,
+      'data-swipe': undefined,
+      'data-swipe-direction': 'right',
+    });
+    toast.actor.send({ type: 'toast.pause' });
+    toast.actor.send({ type: 'toast.close' });
+    expect(toastView(toast.actor.getSnapshot()).rootAttributes).toMatchObject({
+      'data-state': 'closed',
+      'data-paused': undefined,
+    });
+  });
+
   it('has no progress bar for a toast that never closes by itself', () => {
     const toast = startToast({ duration: Number.POSITIVE_INFINITY });
     expect(toastView(toast.actor.getSnapshot()).progress).toBeNull();
@@ -279,7 +298,7 @@ describe('toast machine: generated paths', () => {
     { type: 'toast.swipeEnd' },
     { type: 'toast.swipeCancel' },
     { type: 'toast.pointerLost' },
-    { type: 'xstate.after.timeLeft.toast.open' },
+    { type: 'xstate.after.timeLeft.toast.shown.resting.open' },
     { type: 'xstate.after.removeDelay.toast.closed' },
   ];
   const serializeState = (snapshot: AnyMachineSnapshot) => {
@@ -299,12 +318,11 @@ describe('toast machine: generated paths', () => {
     { name: 'defaults', input },
     { name: 'held, 4 px threshold', input: inputWith({ held: true, swipe: { ...swipe, thresholdPx: 4 } }) },
   ];
-  const recorder = new CoverageRecorder(inert);
 
   /** What every settled state must look like, whatever path led there. */
   function assertState(snapshot: AnyMachineSnapshot) {
     const context = snapshot.context as ToastContext;
-    const value = snapshot.value as string;
+    const value = leafState(snapshot.value);
     expect(snapshot.hasTag('shown')).toBe(['open', 'paused', 'swiping'].includes(value));
     expect(snapshot.hasTag('held')).toBe(value === 'paused' || value === 'swiping');
     expect(snapshot.hasTag('counting')).toBe(value === 'open');
@@ -320,41 +338,35 @@ describe('toast machine: generated paths', () => {
     expect(snapshot.status).toBe(value === 'removed' ? 'done' : 'active');
   }
 
-  for (const configuration of configurations) {
-    describe(configuration.name, () => {
-      const paths = generateEdgePaths({
-        machine: inert,
-        input: configuration.input,
-        events,
-        serializeState,
-        // One path per (state, held, armed gesture, event); the finer key only helps the walk reach states.
-        edgeKey: (snapshot) => {
-          const context = snapshot.context as ToastContext;
-          return JSON.stringify([snapshot.value, context.held, context.gesture !== null]);
-        },
-      });
-
-      it('generates a path for every edge of the state graph', () => {
-        expect(paths.length).toBeGreaterThan(30);
-      });
-
-      for (const path of paths) {
-        it(path.description, () => {
-          replayPath(path, {
-            logic: inert,
-            input: configuration.input,
-            recorder,
-            delays: { timeLeft: input.duration, removeDelay: input.removeDelayMs },
-            assertState,
-            expectValue: (actual, expected, message) => expect(actual, message).toEqual(expected),
-          });
-        });
-      }
-    });
-  }
-
-  afterAll(() => {
-    const report = recorder.report('toast machine');
-    expect(report.missing).toEqual([]);
+  registerFrozenPathTests({
+    title: 'toast machine',
+    file: 'tests/frozen/toast.paths.json',
+    machine: inert,
+    variants: configurations.map((configuration) => ({
+      name: configuration.name,
+      input: configuration.input,
+      generate: () =>
+        generateEdgePaths({
+          machine: inert,
+          input: configuration.input,
+          events,
+          serializeState,
+          // One path per (state, held, armed gesture, event); the finer key only helps the walk reach states.
+          edgeKey: (snapshot) => {
+            const context = snapshot.context as ToastContext;
+            return JSON.stringify([snapshot.value, context.held, context.gesture !== null]);
+          },
+        }),
+      // The toast measures its remaining time on the replay's clock.
+      onClock: (now) => ({ input: { ...configuration.input, now } }),
+    })),
+    minimumPaths: 30,
+    select: false,
+    assertState,
+    project: (snapshot) => {
+      // The swipe settings and the clock are the fixed input.
+      const { swipe: _swipe, now: _now, ...rest } = snapshot.context as ToastContext;
+      return rest;
+    },
   });
 });

@@ -1,11 +1,14 @@
 /** Fakes for the app machine's effects: controllable actors, recorded actions, no browser. */
 import { type AnyEventObject, createActor, fromCallback, fromPromise, SimulatedClock } from 'xstate';
 import {
+  type AppEvent,
   type AppInput,
   appMachine,
   type LoadedPage,
   type LoadPageInput,
+  type PayloadPreload,
   type ReloadClaim,
+  type RevalidateInput,
 } from '../../machines/app.machine';
 import type { AddressBarUpdate } from '../../machines/app.utils';
 import { colorModeMachine } from '../../machines/colorMode.machine';
@@ -58,10 +61,10 @@ export const inertColorMode = colorModeMachine.provide({
 /** Routes only tests have: a guard that is not registered, a redirect loop, an abort, an exit. */
 export const testRoutes: readonly RouteRecord[] = [
   ...routes,
-  { ...findRoute('index'), path: '/broken', middleware: ['nope'] },
-  { ...findRoute('index'), path: '/loop', middleware: ['loop'] },
-  { ...findRoute('index'), path: '/stop', middleware: ['stop'] },
-  { ...findRoute('index'), path: '/outside', middleware: ['outside'] },
+  { ...findRoute('index'), path: '/broken', guards: ['nope'] },
+  { ...findRoute('index'), path: '/loop', guards: ['loop'] },
+  { ...findRoute('index'), path: '/stop', guards: ['stop'] },
+  { ...findRoute('index'), path: '/outside', guards: ['outside'] },
 ];
 
 export const testGuards: Readonly<Record<string, RouteGuard>> = {
@@ -74,14 +77,17 @@ export const testGuards: Readonly<Record<string, RouteGuard>> = {
 export const HOUR = 60 * 60 * 1000;
 
 export const testInput: AppInput = {
-  slowNavigationMs: 250,
+  appName: 'campaign-web',
+  timing: {
+    slowNavigationMs: 250,
+    manifestPreloadMs: 1000,
+    updateCheckIntervalMs: HOUR,
+    maxUpdateCheckIntervalMs: 4 * HOUR,
+    updateRecheckThrottleMs: 5 * 60 * 1000,
+  },
   maxRedirects: 3,
   maxEchoedPathLength: 40,
   buildId: 'build-1',
-  manifestPreloadMs: 1000,
-  updateCheckIntervalMs: HOUR,
-  maxUpdateCheckIntervalMs: 4 * HOUR,
-  updateRecheckThrottleMs: 5 * 60 * 1000,
   routes: testRoutes,
   guards: testGuards,
 };
@@ -102,6 +108,9 @@ const inertActions = {
   logManifestFetchError: () => {},
   logManifestMatcherError: () => {},
   notifyUpdateAvailable: () => {},
+  preloadPayloads: () => {},
+  showDocumentTitle: () => {},
+  arriveAtPage: () => {},
 };
 
 /** The app machine with inert effects, for graph traversal and path replay. */
@@ -113,6 +122,7 @@ export const inertApp = appMachine.provide({
     listenToHistory: fromCallback(() => () => {}),
     watchPage: fromCallback(() => () => {}),
     loadPage: never<LoadedPage, LoadPageInput>(),
+    revalidatePage: never<LoadedPage, RevalidateInput>(),
     detectCrawler: never<boolean>(),
     fetchManifest: never<unknown, { buildId: string }>(),
     fetchLatestBuild: never<unknown>(),
@@ -156,20 +166,29 @@ export async function startApp(options: StartOptions = {}) {
   const manifests: Deferred<unknown, { buildId: string }>[] = [];
   const latest: Deferred<unknown, unknown>[] = [];
   const claims: Deferred<ReloadClaim, { path: string }>[] = [];
+  const revalidations: Deferred<LoadedPage, RevalidateInput>[] = [];
+  const preloads: PayloadPreload[] = [];
+  const historyStarts: { reportStart: boolean }[] = [];
   const addressBar: AddressBarUpdate[] = [];
   const documents: string[] = [];
   const suppressed: AppError[] = [];
   const rejected: string[] = [];
   const logs: string[] = [];
+  const titles: string[] = [];
+  const arrivals: string[] = [];
   let updatesNotified = 0;
   const logic = appMachine.provide({
     actors: {
       session: silentSession,
       toaster: inertToaster,
       colorMode: inertColorMode,
-      listenToHistory: fromCallback(() => () => {}),
+      listenToHistory: fromCallback<AppEvent, { reportStart: boolean }>(({ input }) => {
+        historyStarts.push(input);
+        return () => {};
+      }),
       watchPage: fromCallback(() => () => {}),
       loadPage: controllable(loads),
+      revalidatePage: controllable(revalidations),
       detectCrawler: fromPromise(async () => options.visitorIsCrawler ?? false),
       fetchManifest:
         options.manifest === 'manual'
@@ -200,13 +219,22 @@ export async function startApp(options: StartOptions = {}) {
       notifyUpdateAvailable: () => {
         updatesNotified += 1;
       },
+      preloadPayloads: (_, params) => {
+        preloads.push(params);
+      },
+      showDocumentTitle: (_, { title }) => {
+        titles.push(title);
+      },
+      arriveAtPage: (_, { title }) => {
+        arrivals.push(title);
+      },
     },
     guards: { isSlowConnection: () => options.slowConnection ?? false },
   });
   const actor = createActor(logic, { clock, input: { ...testInput, ...options.input } });
   actor.start();
   if (options.manifest !== 'manual') {
-    clock.increment(testInput.manifestPreloadMs);
+    clock.increment(testInput.timing.manifestPreloadMs);
     await flush();
   }
   const send = (event: AnyEventObject) => actor.send(event as Parameters<typeof actor.send>[0]);
@@ -228,21 +256,30 @@ export async function startApp(options: StartOptions = {}) {
     manifests,
     latest,
     claims,
+    revalidations,
+    preloads,
+    historyStarts,
     addressBar,
     documents,
     suppressed,
     rejected,
     logs,
+    /** Every document title shown, and every page arrival (focus, scroll, announcement), in order. */
+    titles,
+    arrivals,
     updatesNotified: () => updatesNotified,
     send,
     /** Settles the newest page load (older ones were superseded). */
-    finishLoad: (data: unknown = 'data') => settle(loads, { value: { data } }, true),
+    finishLoad: (data: unknown = 'data', title?: string) => settle(loads, { value: { data, title } }, true),
     failLoad: (error: unknown) => settle(loads, { error }, true),
     answerManifest: (value: unknown) => settle(manifests, { value }),
     failManifest: (error: unknown) => settle(manifests, { error }),
     answerLatest: (value: unknown) => settle(latest, { value }),
     failLatest: (error: unknown) => settle(latest, { error }),
     answerClaim: (value: ReloadClaim) => settle(claims, { value }),
+    answerRevalidation: (data: unknown, title?: string) =>
+      settle(revalidations, { value: { data, ...(title ? { title } : {}) } }),
+    failRevalidation: (error: unknown) => settle(revalidations, { error }),
   };
 }
 

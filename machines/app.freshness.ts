@@ -1,0 +1,56 @@
+/**
+ * The freshness region: a page shown with build-time data (a prerendered page, or a navigation that read
+ * its `_payload.json`) whose route declares `revalidate` loads its data again in the background, from the
+ * loader. Fresh data replaces the old in place (same page key: no remount, no focus move); a 404 means the
+ * thing is gone, and the error page appears as a navigation to it would have ended; any other failure
+ * keeps what is shown. A navigation that starts meanwhile cancels the check.
+ */
+import { appSetup } from './app.setup';
+import { documentTitleOf } from './app.view';
+import { toAppError } from './errors';
+
+export const freshnessRegion = appSetup.createStateConfig({
+  initial: 'idle',
+  states: {
+    idle: { always: { guard: 'isPageStale', target: 'revalidating' } },
+    revalidating: {
+      always: { guard: 'isNavigating', target: 'idle' },
+      invoke: {
+        id: 'revalidatePage',
+        src: 'revalidatePage',
+        input: ({ context }) => {
+          const current = context.current;
+          if (!current?.route) throw new Error('Only a page on screen can be revalidated.');
+          return { route: current.route, params: current.params, fullPath: current.fullPath };
+        },
+        onDone: {
+          target: 'idle',
+          actions: [
+            { type: 'refreshData', params: ({ event }) => ({ page: event.output }) },
+            // A renamed campaign renames the tab too; nothing else of page arrival happens.
+            {
+              type: 'showDocumentTitle',
+              params: ({ context }) => ({ title: documentTitleOf(context, null) }),
+            },
+          ],
+        },
+        onError: [
+          {
+            guard: { type: 'isGone', params: ({ event }) => ({ error: event.error }) },
+            target: 'idle',
+            actions: [
+              {
+                type: 'announceOutcome',
+                params: ({ context, event }) => ({
+                  error: toAppError(event.error, context.current?.fullPath ?? '/'),
+                }),
+              },
+              'commitGone',
+            ],
+          },
+          { target: 'idle', actions: 'markFresh' },
+        ],
+      },
+    },
+  },
+});

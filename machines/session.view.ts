@@ -1,0 +1,37 @@
+/**
+ * What the views need from the session machine, as a pure function of its snapshot (Zag's `connect()`
+ * idea): answers from tags and context, never from state names. `undefined` (the instant before the
+ * session child starts) is a signed-out session with nothing under way.
+ */
+import type { SnapshotFrom } from 'xstate';
+import type { SessionUser, sessionMachine } from './session.machine';
+
+export type SessionSnapshot = SnapshotFrom<typeof sessionMachine>;
+
+export interface SessionView {
+  readonly user: SessionUser | null;
+  readonly signedIn: boolean;
+  /** A request (session check, sign-in, sign-out, profile save) is under way. */
+  readonly busy: boolean;
+  readonly signingOut: boolean;
+  readonly savingProfile: boolean;
+  readonly profileSaved: boolean;
+  /** The last session failure, in the person's words. */
+  readonly error: string | null;
+  /** What the profile page shows: its own failure first, else the session's. */
+  readonly profileError: string | null;
+}
+
+export function sessionView(snapshot: SessionSnapshot | undefined): SessionView {
+  const context = snapshot?.context;
+  return {
+    user: context?.user ?? null,
+    signedIn: (context?.user ?? null) !== null,
+    busy: snapshot?.hasTag('busy') ?? false,
+    signingOut: snapshot?.hasTag('signingOut') ?? false,
+    savingProfile: snapshot?.hasTag('savingProfile') ?? false,
+    profileSaved: snapshot?.hasTag('profileSaved') ?? false,
+    error: context?.error ?? null,
+    profileError: context?.profileError ?? context?.error ?? null,
+  };
+}

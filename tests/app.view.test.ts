@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import { appView, documentTitleOf, errorDocumentTitle } from '../machines/app.view';
+import { createAppError } from '../machines/errors';
+import { flush, startApp } from './support/appHarness';
+
+async function signedOutApp(options: Parameters<typeof startApp>[0] = {}) {
+  const app = await startApp(options);
+  app.send({ type: 'session.changed', signedIn: false });
+  return app;
+}
+
+describe('app view', () => {
+  it('is booting, with no page and the app name as title, before the first navigation settles', async () => {
+    const app = await startApp();
+    expect(appView(app.actor.getSnapshot())).toEqual({
+      booting: true,
+      busy: false,
+      slow: false,
+      firstSettle: true,
+      error: null,
+      current: null,
+      pageKey: '',
+      documentTitle: 'campaign-web',
+    });
+  });
+
+  it('keys the page by path and query, not by #fragment, and titles it from the loaded page', async () => {
+    const app = await signedOutApp();
+    app.send({ type: 'nav.popped', to: '/campaign/1?tab=a#details' });
+    await app.finishLoad({ id: 1 }, 'Garden');
+    const view = appView(app.actor.getSnapshot());
+    expect(view).toMatchObject({
+      booting: false,
+      error: null,
+      pageKey: '/campaign/1?tab=a',
+      firstSettle: true,
+    });
+    expect(view.current).toMatchObject({ route: 'campaign', title: 'Garden', data: { id: 1 } });
+    expect(view.documentTitle).toBe('Garden | campaign-web');
+  });
+
+  it('falls back to the route table’s title when the page gives none', async () => {
+    const app = await signedOutApp();
+    app.send({ type: 'nav.popped', to: '/login' });
+    await app.finishLoad();
+    expect(appView(app.actor.getSnapshot()).documentTitle).toBe('Sign in | campaign-web');
+  });
+
+  it('shows the error and its title only once the error page is up', async () => {
+    const app = await signedOutApp();
+    app.send({ type: 'nav.popped', to: '/no/such/page' });
+    await flush();
+    const view = appView(app.actor.getSnapshot());
+    expect(view.error).toMatchObject({ statusCode: 404 });
+    expect(view.documentTitle).toBe('404 - Page Not Found | campaign-web');
+  });
+
+  it('writes error titles as status, message and app name', () => {
+    const error = createAppError({ statusCode: 500, message: 'boom' });
+    expect(errorDocumentTitle(error, 'x')).toMatch(/^500 - .+ \| x$/);
+  });
+
+  it('titles a context without a page with the app name alone', async () => {
+    const app = await startApp();
+    expect(documentTitleOf(app.actor.getSnapshot().context, null)).toBe('campaign-web');
+  });
+});
+
+describe('page arrival (app machine actions)', () => {
+  it('sets the title of the first page but keeps the browser’s focus; arrives at every later page', async () => {
+    const app = await signedOutApp();
+    app.send({ type: 'nav.popped', to: '/login' });
+    await app.finishLoad();
+    expect(app.titles).toEqual(['Sign in | campaign-web']);
+    expect(app.arrivals).toEqual([]);
+    app.send({ type: 'nav.go', to: '/campaign/1' });
+    expect(appView(app.actor.getSnapshot())).toMatchObject({ busy: true, slow: false });
+    app.clock.increment(250);
+    expect(appView(app.actor.getSnapshot())).toMatchObject({ busy: true, slow: true });
+    await app.finishLoad({ id: 1 }, 'Garden');
+    expect(app.titles.at(-1)).toBe('Garden | campaign-web');
+    expect(app.arrivals).toEqual(['Garden | campaign-web']);
+    expect(appView(app.actor.getSnapshot())).toMatchObject({ busy: false, slow: false, firstSettle: false });
+  });
+
+  it('arrives at an error page, even the first one', async () => {
+    const app = await signedOutApp();
+    app.send({ type: 'nav.popped', to: '/no/such/page' });
+    await flush();
+    expect(app.arrivals).toEqual(['404 - Page Not Found | campaign-web']);
+    expect(app.titles.at(-1)).toBe('404 - Page Not Found | campaign-web');
+  });
+
+  it('does not arrive anywhere for a crawler’s suppressed error, and titles the empty page with the app name', async () => {
+    const app = await signedOutApp({ visitorIsCrawler: true });
+    app.send({ type: 'nav.popped', to: '/no/such/page' });
+    await flush();
+    expect(app.suppressed).toHaveLength(1);
+    expect(app.arrivals).toEqual([]);
+    expect(app.titles.at(-1)).toBe('campaign-web');
+  });
+
+  it('arrives nowhere when a guard stops the navigation', async () => {
+    const app = await signedOutApp();
+    app.send({ type: 'nav.popped', to: '/login' });
+    await app.finishLoad();
+    app.send({ type: 'nav.go', to: '/stop' });
+    await flush();
+    expect(app.arrivals).toEqual([]);
+  });
+});

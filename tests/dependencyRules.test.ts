@@ -1,0 +1,74 @@
+/**
+ * The design's dependency rules are Biome `noRestrictedImports` overrides (biome.json). Each is proved
+ * here: a file with a forbidden import is planted in the folder the rule guards, linted, and removed.
+ * A permitted import planted the same way must pass, so the rules are not simply failing everything.
+ */
+import { execFileSync } from 'node:child_process';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const root = join(import.meta.dirname, '..');
+const biome = join(root, 'node_modules', '.bin', 'biome');
+
+function lint(folder: string, source: string): { failed: boolean; output: string } {
+  const file = join(root, folder, `planted-${process.pid}-${Math.random().toString(36).slice(2)}.ts`);
+  writeFileSync(file, `${source}\n`);
+  try {
+    const output = execFileSync(biome, ['lint', '--colors=off', file], {
+      cwd: root,
+      encoding: 'utf8',
+      stdio: 'pipe',
+    });
+    return { failed: false, output };
+  } catch (error) {
+    const { stdout, stderr } = error as { stdout: string; stderr: string };
+    return { failed: true, output: `${stdout}${stderr}` };
+  } finally {
+    rmSync(file, { force: true });
+  }
+}
+
+const violations = [
+  { folder: 'machines', source: "export { config } from '../src/config';", rule: 'machines/ are pure' },
+  { folder: 'machines', source: "export { api } from '../server/api';", rule: 'machines/ are pure' },
+  {
+    folder: 'src/platform',
+    source: "export { loadPage } from '../pages/registry';",
+    rule: 'src/platform and src/ui import nothing from src/pages',
+  },
+  {
+    folder: 'src/ui',
+    source: "export { ErrorView } from '../pages/errorView';",
+    rule: 'src/platform and src/ui import nothing from src/pages',
+  },
+  {
+    folder: 'src',
+    source: "export { api } from '../server/api';",
+    rule: 'src/ may import only the wire contract',
+  },
+  {
+    folder: 'server',
+    source: "export { config } from '../src/config';",
+    rule: 'server/ imports nothing from src/',
+  },
+] as const;
+
+describe('dependency rules (biome.json noRestrictedImports)', () => {
+  it.each(violations)('rejects $source in $folder/', ({ folder, source, rule }) => {
+    const result = lint(folder, source);
+    expect(result.failed).toBe(true);
+    expect(result.output).toContain('noRestrictedImports');
+    expect(result.output).toContain(rule);
+  });
+
+  it.each([
+    { folder: 'src/platform', source: "export type { Profile } from '../../server/types';" },
+    { folder: 'src/ui', source: "export { appView } from '../../machines/app.view';" },
+    { folder: 'server', source: "export { routes } from '../machines/routes';" },
+  ])('allows $source in $folder/', ({ folder, source }) => {
+    const result = lint(folder, source);
+    expect(result.output).not.toContain('noRestrictedImports');
+    expect(result.failed).toBe(false);
+  });
+});

@@ -1,0 +1,186 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { apiBaseFrom, sessionPreloadTag } from '../server/apiPreload';
+import { importPage, loadPage } from '../src/pages/registry';
+import {
+  canPrefetch,
+  connectPrefetch,
+  createPageDataCache,
+  pageDataCache,
+  pageDataKey,
+  prefetchPath,
+} from '../src/platform/prefetch';
+
+function clock(start = 0) {
+  let now = start;
+  return { now: () => now, advance: (ms: number) => (now += ms) };
+}
+
+const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+describe('page-data cache', () => {
+  it('serves a prefetch once, then the navigation after it loads on its own', async () => {
+    const time = clock();
+    const cache = createPageDataCache({ maxEntries: 4, freshMs: 1000, now: time.now });
+    const load = vi.fn(async () => ({ id: 1 }));
+    cache.prefetch('/campaign/1', load);
+    cache.prefetch('/campaign/1', load);
+    expect(load).toHaveBeenCalledTimes(1);
+    await expect(cache.take('/campaign/1')).resolves.toEqual({ id: 1 });
+    expect(cache.take('/campaign/1')).toBeUndefined();
+  });
+
+  it('hands a running request to the navigation that takes it: superseding that navigation cancels it', () => {
+    const cache = createPageDataCache({ maxEntries: 4, freshMs: 1000, now: clock().now });
+    let prefetchSignal: AbortSignal | undefined;
+    cache.prefetch('/a', (signal) => {
+      prefetchSignal = signal;
+      return new Promise(() => undefined);
+    });
+    const navigation = new AbortController();
+    cache.take('/a', navigation.signal);
+    expect(prefetchSignal?.aborted).toBe(false);
+    navigation.abort();
+    expect(prefetchSignal?.aborted).toBe(true);
+  });
+
+  it('never serves an entry older than its freshness window', () => {
+    const time = clock();
+    const cache = createPageDataCache({ maxEntries: 4, freshMs: 1000, now: time.now });
+    cache.put('/a', 1);
+    time.advance(999);
+    expect(cache.has('/a')).toBe(true);
+    time.advance(1);
+    expect(cache.take('/a')).toBeUndefined();
+    expect(cache.size).toBe(0);
+  });
+
+  it('keeps at most maxEntries, dropping the oldest and cancelling its request', () => {
+    const time = clock();
+    const cache = createPageDataCache({ maxEntries: 2, freshMs: 10_000, now: time.now });
+    const signals: AbortSignal[] = [];
+    for (const key of ['/1', '/2', '/3']) {
+      cache.prefetch(key, (signal) => {
+        signals.push(signal);
+        return new Promise(() => undefined);
+      });
+    }
+    expect(cache.size).toBe(2);
+    expect(cache.has('/1')).toBe(false);
+    expect(signals.map((signal) => signal.aborted)).toEqual([true, false, false]);
+  });
+
+  it('forgets a failed prefetch, without an unhandled rejection', async () => {
+    const cache = createPageDataCache({ maxEntries: 4, freshMs: 1000, now: clock().now });
+    cache.prefetch('/a', async () => {
+      throw new Error('offline');
+    });
+    cache.prefetch('/b', () => {
+      throw new Error('synchronous');
+    });
+    await flush();
+    expect(cache.has('/a')).toBe(false);
+    expect(cache.has('/b')).toBe(false);
+  });
+
+  it('empties when the viewer changes (sign-in, sign-out), not when the same one is seen again', () => {
+    const cache = createPageDataCache({ maxEntries: 4, freshMs: 1000, now: clock().now });
+    cache.setViewer(null);
+    cache.put('/a', 1);
+    cache.setViewer(null);
+    expect(cache.has('/a')).toBe(true);
+    cache.setViewer('7');
+    expect(cache.has('/a')).toBe(false);
+  });
+
+  it('keys by path and query, never the fragment', () => {
+    expect(pageDataKey('/campaign/1?x=1#about')).toBe('/campaign/1?x=1');
+    expect(pageDataKey('/')).toBe('/');
+  });
+});
+
+describe('when prefetching is allowed', () => {
+  it('not with Save-Data or on a 2G-class connection', () => {
+    expect(canPrefetch(undefined)).toBe(true);
+    expect(canPrefetch({ effectiveType: '4g' })).toBe(true);
+    expect(canPrefetch({ effectiveType: '3g' })).toBe(true);
+    expect(canPrefetch({ effectiveType: '2g' })).toBe(false);
+    expect(canPrefetch({ effectiveType: 'slow-2g' })).toBe(false);
+    expect(canPrefetch({ effectiveType: '4g', saveData: true })).toBe(false);
+  });
+});
+
+describe('prefetchPath and loadPage', () => {
+  connectPrefetch(importPage);
+  afterEach(() => pageDataCache.clear());
+
+  it("never fetches a guarded page's data for a signed-out visitor", async () => {
+    const fetchSpy = vi.spyOn(globalThis, 'fetch');
+    prefetchPath('/home', { signedIn: false, data: true });
+    prefetchPath('/profile', { signedIn: false, data: true });
+    await flush();
+    expect(pageDataCache.has('/home')).toBe(false);
+    expect(pageDataCache.has('/profile')).toBe(false);
+    expect(fetchSpy).not.toHaveBeenCalled();
+  });
+
+  it('fetches nothing for a path that matches no route or fails its validate rule', () => {
+    prefetchPath('/campaign/01', { signedIn: true, data: true });
+    prefetchPath('/nowhere', { signedIn: true, data: true });
+    prefetchPath('https://elsewhere.example/', { signedIn: true, data: true });
+    expect(pageDataCache.size).toBe(0);
+  });
+
+  it('starts loading the data of a public page on intent, and loadPage uses it', async () => {
+    const fetchSpy = vi
+      .spyOn(globalThis, 'fetch')
+      .mockImplementation(async () =>
+        Response.json(
+          { campaign: { id: 3, title: 'Prefetched' } },
+          { headers: { 'content-type': 'application/json' } },
+        ),
+      );
+    prefetchPath('/campaign/3#top', { signedIn: false, data: true });
+    expect(pageDataCache.has('/campaign/3')).toBe(true);
+    const actorInput = { route: 'campaign' as const, params: { id: '3' }, fullPath: '/campaign/3#top' };
+    const loaded = await (
+      loadPage as unknown as { config: (args: unknown) => Promise<{ data: unknown }> }
+    ).config({
+      input: actorInput,
+      signal: new AbortController().signal,
+    });
+    expect(loaded.data).toEqual({ id: 3, title: 'Prefetched' });
+    expect(fetchSpy).toHaveBeenCalledTimes(1);
+  });
+
+  it('loads the data itself when the prefetch failed', async () => {
+    let calls = 0;
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async () => {
+      calls += 1;
+      if (calls === 1) throw new TypeError('Failed to fetch');
+      return Response.json({ campaign: { id: 4, title: 'Second try' } });
+    });
+    prefetchPath('/campaign/4', { signedIn: false, data: true });
+    await flush();
+    const loaded = await (
+      loadPage as unknown as { config: (args: unknown) => Promise<{ data: unknown }> }
+    ).config({
+      input: { route: 'campaign', params: { id: '4' }, fullPath: '/campaign/4' },
+      signal: new AbortController().signal,
+    });
+    expect(loaded.data).toEqual({ id: 4, title: 'Second try' });
+    expect(calls).toBe(2);
+  });
+});
+
+describe('the session preload in index.html', () => {
+  it('asks for the API base the client uses, with the credentials mode of its fetch', () => {
+    expect(apiBaseFrom({})).toBe('/api');
+    expect(apiBaseFrom({ VITE_API_BASE_URL: ' https://api.example/v1/ ' })).toBe('https://api.example/v1');
+    expect(sessionPreloadTag('/api').attrs).toEqual({
+      rel: 'preload',
+      href: '/api/session',
+      as: 'fetch',
+      crossorigin: 'anonymous',
+    });
+  });
+});

@@ -1,0 +1,374 @@
+// @vitest-environment node
+// Sign-in hardening: password hashing and its upgrade, session rotation, expiry, caps and pruning,
+// sign-in rate limits, and the same-origin and JSON-only rules for state-changing requests.
+import { hash } from '@node-rs/argon2';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { testApiConfig } from '../server/api/config';
+import { OWASP_ARGON2ID, Passwords } from '../server/api/passwords';
+import type { OpenDatabase } from '../server/database/open';
+import { type ApiClient, apiClient, backends, openTestDatabase, resetDatabase } from './support/apiHarness';
+
+const MINUTE = 60_000;
+
+describe.each(backends())('sign-in hardening on %s', (kind) => {
+  let database: OpenDatabase;
+  const clients: ApiClient[] = [];
+  let now = Date.UTC(2026, 0, 1);
+  const open = async (options: Parameters<typeof apiClient>[1] = {}) => {
+    const client = await apiClient(database, { now: () => now, ...options });
+    clients.push(client);
+    return client;
+  };
+  const storedHash = async (id: string) =>
+    (
+      await database.db
+        .selectFrom('users')
+        .select('passwordHash')
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow()
+    ).passwordHash;
+  const sessionCount = async () =>
+    Number(
+      (
+        await database.db
+          .selectFrom('sessions')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+
+  beforeAll(async () => {
+    database = await openTestDatabase(kind);
+  }, 60_000);
+  afterAll(async () => {
+    await database?.close();
+  });
+  beforeEach(async () => {
+    now = Date.UTC(2026, 0, 1);
+    await resetDatabase(database);
+  });
+  afterEach(async () => {
+    vi.useRealTimers();
+    await Promise.all(clients.splice(0).map((client) => client.close()));
+  });
+
+  describe('password hashing', () => {
+    it('upgrades a legacy scrypt hash to argon2id at OWASP parameters on the next successful sign-in', async () => {
+      const api = await open();
+      expect(await storedHash('u1')).toMatch(/^scrypt\$/);
+      const wrong = await api.request({
+        method: 'POST',
+        url: '/api/session',
+        payload: { email: 'demo@example.com', password: 'wrong' },
+      });
+      expect(wrong.statusCode).toBe(401);
+      expect(await storedHash('u1')).toMatch(/^scrypt\$/);
+
+      await api.signIn();
+      const upgraded = await storedHash('u1');
+      expect(upgraded).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+      await api.signIn();
+      expect(await storedHash('u1')).toBe(upgraded);
+      expect(await storedHash('u2')).toMatch(/^scrypt\$/);
+    });
+
+    it('rehashes an argon2id hash made with weaker parameters than configured', async () => {
+      await database.db
+        .updateTable('users')
+        .set({
+          passwordHash: await hash('demo-password', { memoryCost: 19456, timeCost: 2, parallelism: 1 }),
+        })
+        .where('id', '=', 'u1')
+        .execute();
+      const config = testApiConfig();
+      const api = await open({
+        config: { passwords: { ...config.passwords, argon2: { ...OWASP_ARGON2ID, timeCost: 3 } } },
+      });
+      await api.signIn();
+      expect(await storedHash('u1')).toMatch(/^\$argon2id\$v=19\$m=19456,t=3,p=1\$/);
+    });
+
+    it('never matches a malformed stored hash', async () => {
+      const passwords = new Passwords();
+      for (const stored of ['', 'scrypt$', 'scrypt$zz$', '$argon2id$nonsense', 'plain-text-password']) {
+        expect((await passwords.check('plain-text-password', stored)).ok, stored).toBe(false);
+      }
+    });
+
+    it('hashes off the event loop: timers keep running while several hashes are computed', async () => {
+      const passwords = new Passwords(OWASP_ARGON2ID, 2);
+      let ticks = 0;
+      let ticking = true;
+      const tick = () => {
+        ticks++;
+        if (ticking) setImmediate(tick);
+      };
+      setImmediate(tick);
+      await Promise.all(Array.from({ length: 4 }, (_, i) => passwords.hash(`password ${i}`)));
+      ticking = false;
+      // A hash computed on the main thread would let no callback run until it finished.
+      expect(ticks).toBeGreaterThan(20);
+    });
+  });
+
+  describe('sessions', () => {
+    it('rotates the session id at sign-in and ends the previous session', async () => {
+      const api = await open();
+      const first = await api.signIn();
+      const second = await api.request({
+        method: 'POST',
+        url: '/api/session',
+        cookie: first,
+        payload: { email: 'sam@example.com', password: 'sam-password' },
+      });
+      const rotated = String(second.headers['set-cookie']).split(';')[0];
+      expect(rotated).not.toBe(first);
+      expect((await api.request({ url: '/api/session', cookie: first })).json()).toEqual({ user: null });
+      expect((await api.request({ url: '/api/session', cookie: rotated })).json().user.id).toBe('u2');
+      expect(await sessionCount()).toBe(1);
+    });
+
+    it('stores only a digest of the session id', async () => {
+      const api = await open();
+      const token = (await api.signIn()).split('=')[1] ?? '';
+      const rows = await database.db.selectFrom('sessions').select('idHash').execute();
+      expect(rows).toHaveLength(1);
+      expect(rows[0]?.idHash).not.toContain(token);
+      expect(rows[0]?.idHash).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    });
+
+    it('expires after 30 idle minutes, and activity keeps it alive', async () => {
+      const api = await open();
+      const cookie = await api.signIn();
+      for (let i = 0; i < 3; i++) {
+        now += 29 * MINUTE;
+        expect((await api.request({ url: '/api/session', cookie })).json().user, `step ${i}`).not.toBeNull();
+      }
+      now += 30 * MINUTE;
+      expect((await api.request({ url: '/api/session', cookie })).json()).toEqual({ user: null });
+      expect((await api.request({ url: '/api/profile', cookie })).statusCode).toBe(401);
+    });
+
+    it('expires 12 hours after sign-in however active', async () => {
+      const api = await open();
+      const cookie = await api.signIn();
+      const signedInAt = now;
+      while (now + 20 * MINUTE < signedInAt + 12 * 60 * MINUTE) {
+        now += 20 * MINUTE;
+        expect((await api.request({ url: '/api/session', cookie })).json().user).not.toBeNull();
+      }
+      now = signedInAt + 12 * 60 * MINUTE;
+      expect((await api.request({ url: '/api/session', cookie })).json()).toEqual({ user: null });
+    });
+
+    it('caps the sessions per user, ending the oldest', async () => {
+      const config = testApiConfig();
+      const api = await open({ config: { sessions: { ...config.sessions, maxPerUser: 3 } } });
+      const cookies: string[] = [];
+      for (let i = 0; i < 5; i++) {
+        now += 1000;
+        cookies.push(await api.signIn());
+      }
+      const alive = [];
+      for (const cookie of cookies)
+        alive.push((await api.request({ url: '/api/session', cookie })).json().user !== null);
+      expect(alive).toEqual([false, false, true, true, true]);
+      expect(await sessionCount()).toBe(3);
+    });
+
+    it('prunes expired sessions at start-up and at sign-in', async () => {
+      const api = await open();
+      await api.signIn('sam@example.com', 'sam-password');
+      await api.signIn();
+      now += 31 * MINUTE;
+      await api.signIn();
+      // Sign-in removed demo's idle session but not Sam's.
+      expect(await sessionCount()).toBe(2);
+      await open();
+      expect(await sessionCount()).toBe(1);
+    });
+  });
+
+  describe('sign-in rate limits', () => {
+    const attempt = (api: ApiClient, email: string, password: string, remoteAddress = '203.0.113.7') =>
+      api.request({ method: 'POST', url: '/api/session', payload: { email, password }, remoteAddress });
+
+    it('answers 429 with Retry-After once an account has too many failures, even for the right password', async () => {
+      vi.useFakeTimers({ toFake: ['Date'] });
+      vi.setSystemTime(now);
+      const config = testApiConfig();
+      const api = await open({ config: { signInLimits: { ...config.signInLimits, perAccount: 3 } } });
+      for (let i = 0; i < 3; i++) {
+        expect((await attempt(api, 'demo@example.com', `guess ${i}`, `198.51.100.${i}`)).statusCode).toBe(
+          401,
+        );
+      }
+      const limited = await attempt(api, 'DEMO@example.com', 'demo-password', '198.51.100.99');
+      expect(limited.statusCode).toBe(429);
+      expect(limited.headers['retry-after']).toBe(String(15 * 60));
+      expect(limited.json()).toEqual({
+        message: 'Too many sign-in attempts. Please wait 15 minutes and try again.',
+      });
+      expect(limited.headers['set-cookie']).toBeUndefined();
+      // Other accounts are not affected.
+      expect((await attempt(api, 'sam@example.com', 'sam-password')).statusCode).toBe(200);
+
+      vi.setSystemTime(now + 15 * MINUTE + 1000);
+      expect((await attempt(api, 'demo@example.com', 'demo-password')).statusCode).toBe(200);
+    });
+
+    it('treats unknown emails exactly like known ones', async () => {
+      const config = testApiConfig();
+      const api = await open({ config: { signInLimits: { ...config.signInLimits, perAccount: 2 } } });
+      const answers = [];
+      for (const email of ['demo@example.com', 'nobody@example.com']) {
+        for (let i = 0; i < 3; i++) {
+          const res = await attempt(api, email, 'wrong', `192.0.2.${i}`);
+          answers.push([res.statusCode, res.json().message, res.headers['retry-after']]);
+        }
+      }
+      expect(answers.slice(0, 3)).toEqual(answers.slice(3));
+      expect(answers.map(([status]) => status)).toEqual([401, 401, 429, 401, 401, 429]);
+    });
+
+    it('limits failures per client address across accounts, and a success gives its point back', async () => {
+      const config = testApiConfig();
+      const api = await open({ config: { signInLimits: { ...config.signInLimits, perAddress: 3 } } });
+      expect((await attempt(api, 'a@example.com', 'x')).statusCode).toBe(401);
+      expect((await attempt(api, 'demo@example.com', 'demo-password')).statusCode).toBe(200);
+      expect((await attempt(api, 'b@example.com', 'x')).statusCode).toBe(401);
+      expect((await attempt(api, 'c@example.com', 'x')).statusCode).toBe(401);
+      const limited = await attempt(api, 'sam@example.com', 'sam-password');
+      expect(limited.statusCode).toBe(429);
+      expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+      expect((await attempt(api, 'sam@example.com', 'sam-password', '203.0.113.8')).statusCode).toBe(200);
+    });
+
+    it('counts in the database, so every server on it shares the limits', async () => {
+      const config = testApiConfig();
+      const limited = { signInLimits: { ...config.signInLimits, perAccount: 2 } };
+      const one = await open({ config: limited });
+      const two = await open({ config: limited });
+      expect((await attempt(one, 'demo@example.com', 'x')).statusCode).toBe(401);
+      expect((await attempt(two, 'demo@example.com', 'x')).statusCode).toBe(401);
+      expect((await attempt(one, 'demo@example.com', 'demo-password')).statusCode).toBe(429);
+    });
+
+    it('holds under a burst of parallel guesses', async () => {
+      const config = testApiConfig();
+      const api = await open({ config: { signInLimits: { ...config.signInLimits, perAccount: 3 } } });
+      const answers = await Promise.all(
+        Array.from({ length: 8 }, (_, i) => attempt(api, 'demo@example.com', `guess ${i}`, `192.0.2.${i}`)),
+      );
+      const statuses = answers.map((res) => res.statusCode).sort();
+      expect(statuses).toEqual([401, 401, 401, 429, 429, 429, 429, 429]);
+    });
+  });
+
+  describe('cross-site requests', () => {
+    const signInBody = JSON.stringify({ email: 'demo@example.com', password: 'demo-password' });
+
+    it('refuses a text/plain or form-encoded sign-in (what a cross-site form can send)', async () => {
+      const api = await open();
+      for (const type of [
+        'text/plain',
+        'application/x-www-form-urlencoded',
+        'multipart/form-data; boundary=x',
+      ]) {
+        const res = await api.request({
+          method: 'POST',
+          url: '/api/session',
+          headers: { 'content-type': type },
+          payload: signInBody,
+        });
+        expect(res.statusCode, type).toBe(415);
+        expect(res.json()).toEqual({
+          message: 'Send the request body as JSON (Content-Type: application/json).',
+        });
+        expect(res.headers['set-cookie']).toBeUndefined();
+      }
+    });
+
+    it('refuses state-changing requests from another origin or with no origin at all', async () => {
+      const api = await open();
+      const cookie = await api.signIn();
+      const cases: Record<string, string>[] = [
+        { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' },
+        { origin: 'https://evil.example' },
+        { origin: 'http://localhost.evil.example' },
+        { origin: 'null' },
+        { 'sec-fetch-site': 'same-site' },
+        { 'sec-fetch-site': 'same-origin', origin: 'https://evil.example' },
+        {},
+      ];
+      for (const headers of cases) {
+        const clean = { origin: undefined, 'sec-fetch-site': undefined, ...headers };
+        for (const [method, url, payload] of [
+          ['POST', '/api/session', { email: 'sam@example.com', password: 'sam-password' }],
+          ['PATCH', '/api/profile', { displayName: 'Hijacked' }],
+          ['DELETE', '/api/session', undefined],
+        ] as const) {
+          const res = await api.request({
+            method,
+            url,
+            cookie,
+            headers: clean,
+            ...(payload ? { payload } : {}),
+          });
+          expect(res.statusCode, `${method} ${JSON.stringify(headers)}`).toBe(403);
+          expect(res.json().message).toBe(
+            'This request must come from the app itself (cross-origin requests are refused).',
+          );
+        }
+      }
+      expect((await api.request({ url: '/api/profile', cookie })).json().profile.displayName).toBe(
+        'Demo User',
+      );
+    });
+
+    it('accepts a same-origin Origin without Sec-Fetch-Site, and configured public origins only', async () => {
+      const api = await open();
+      const plain = await api.request({
+        method: 'POST',
+        url: '/api/session',
+        headers: { 'sec-fetch-site': undefined, origin: 'http://localhost' } as unknown as Record<
+          string,
+          string
+        >,
+        payload: { email: 'demo@example.com', password: 'demo-password' },
+      });
+      expect(plain.statusCode).toBe(200);
+
+      const proxied = await open({ config: { allowedOrigins: ['https://campaigns.example'] } });
+      const from = (origin: string) =>
+        proxied.request({
+          method: 'POST',
+          url: '/api/session',
+          headers: { origin, 'sec-fetch-site': 'same-origin' },
+          payload: { email: 'sam@example.com', password: 'sam-password' },
+        });
+      expect((await from('http://localhost')).statusCode).toBe(403);
+      expect((await from('https://campaigns.example')).statusCode).toBe(200);
+    });
+  });
+
+  describe('cookie over HTTPS', () => {
+    it('is Secure and __Host- prefixed when configured, and the plain name is ignored', async () => {
+      const api = await open({ config: { secureCookie: true } });
+      const res = await api.request({
+        method: 'POST',
+        url: '/api/session',
+        payload: { email: 'demo@example.com', password: 'demo-password' },
+      });
+      const cookie = String(res.headers['set-cookie']);
+      expect(cookie).toMatch(/^__Host-sid=[A-Za-z0-9_-]{43}; /);
+      expect(cookie).toContain('Secure');
+      expect(cookie).toContain('Path=/');
+      expect(cookie).not.toContain('Domain');
+      const pair = cookie.split(';')[0] ?? '';
+      expect((await api.request({ url: '/api/session', cookie: pair })).json().user.id).toBe('u1');
+      const plain = pair.replace('__Host-sid', 'sid');
+      expect((await api.request({ url: '/api/session', cookie: plain })).json()).toEqual({ user: null });
+    });
+  });
+});

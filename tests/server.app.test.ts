@@ -1,0 +1,371 @@
+// @vitest-environment node
+/**
+ * The production server (server/app.ts) on a small build made here: compression, caching per kind of file,
+ * 404s, the SPA shell and prerendered pages, security headers on every kind of response, traversal, /healthz.
+ */
+import { createHash } from 'node:crypto';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TRANSITION_FREEZE_CSS } from '../machines/colorModeFreeze';
+import { buildServer, pathSegments } from '../server/app';
+import { hashesOfHtml } from '../server/inlineHashes';
+import { precompress } from '../server/precompress';
+import {
+  contentSecurityPolicy,
+  headersFile,
+  ICON_FALLBACK_URL,
+  securityHeaders,
+} from '../server/securityHeaders';
+import { config } from '../src/config';
+
+const BOOT = "document.documentElement.classList.add('light')";
+const INDEX = `<!doctype html><html><head><script>${BOOT}</script><script type="module" src="/assets/index-abc.js"></script></head><body><div id="root"></div></body></html>`;
+const SHELL = `<!doctype html><html><head><script>${BOOT}</script></head><body>shell</body></html>`;
+const PRERENDERED = `<!doctype html><html><head><script>${BOOT}</script><script>window.__hydrate = 1</script><script type="application/json" id="payload">{"a":1}</script></head><body><div style="width: 42%">campaign one</div></body></html>`;
+const BIG_JS = `export const words = ${JSON.stringify(Array.from({ length: 400 }, (_, i) => `word-${i}`))};\n`;
+const BUILD_ID = 'test-build-1';
+
+const HEADER_OPTIONS = { iconFallbackUrl: 'https://api.iconify.design', hsts: false };
+
+let root: string;
+let dist: string;
+let app: FastifyInstance;
+
+async function put(relative: string, content: string) {
+  const file = path.join(dist, relative);
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFile(file, content);
+}
+
+beforeAll(async () => {
+  root = await mkdtemp(path.join(tmpdir(), 'campaign-web-server-'));
+  dist = path.join(root, 'dist');
+  await put('index.html', INDEX);
+  await put('200.html', SHELL);
+  await put('campaign/1/index.html', PRERENDERED);
+  await put('campaign/1/_payload.json', '{"campaign":1}');
+  await put('assets/index-abc.js', BIG_JS);
+  await put('assets/index-abc.js.map', '{"version":3}');
+  await put('assets/tiny-abc.css', 'a{}');
+  await put('_app/builds/latest.json', JSON.stringify({ id: BUILD_ID, timestamp: 1 }));
+  await put(`_app/builds/meta/${BUILD_ID}.json`, JSON.stringify({ id: BUILD_ID }));
+  await put('favicon.svg', '<svg xmlns="http://www.w3.org/2000/svg"/>');
+  await put('.vite/manifest.json', '{}');
+  await put('_headers', '/*\n');
+  await writeFile(path.join(root, 'secret.txt'), 'outside the build');
+  await precompress(dist);
+  app = await buildServer({
+    distDir: dist,
+    dataDir: path.join(root, 'data'),
+    imagesDir: path.join(root, 'images'),
+    imageCacheDir: path.join(root, 'image-cache'),
+    headers: HEADER_OPTIONS,
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  // Opening and migrating the embedded database takes seconds on a busy machine.
+}, 60_000);
+
+afterAll(async () => {
+  await app?.close();
+  await rm(root, { recursive: true, force: true });
+});
+
+const get = (url: string, headers: Record<string, string> = {}) =>
+  app.inject({ method: 'GET', url, headers });
+const html = { accept: 'text/html,application/xhtml+xml' };
+
+describe('compression', () => {
+  it('sends the brotli copy to a client that accepts it, and the bytes decode to the file', async () => {
+    const response = await get('/assets/index-abc.js', { 'accept-encoding': 'gzip, deflate, br' });
+    expect(response.headers['content-encoding']).toBe('br');
+    expect(response.headers.vary).toContain('accept-encoding');
+    expect(response.headers['content-type']).toMatch(/javascript/);
+    expect(brotliDecompressSync(response.rawPayload).toString()).toBe(BIG_JS);
+    expect(response.rawPayload.length).toBeLessThan(BIG_JS.length / 2);
+  });
+
+  it('sends gzip to a client without brotli, and the raw file to one that accepts neither', async () => {
+    const gzipped = await get('/assets/index-abc.js', { 'accept-encoding': 'gzip' });
+    expect(gzipped.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzipped.rawPayload).toString()).toBe(BIG_JS);
+    const raw = await get('/assets/index-abc.js', { 'accept-encoding': 'identity' });
+    expect(raw.headers['content-encoding']).toBeUndefined();
+    expect(raw.body).toBe(BIG_JS);
+    expect(raw.headers.vary).toContain('accept-encoding');
+  });
+
+  it('compresses API JSON above 1 KiB on the fly, and leaves small answers alone', async () => {
+    const big = await get('/api/campaigns', { 'accept-encoding': 'br' });
+    expect(big.statusCode).toBe(200);
+    expect(big.headers['content-encoding']).toBe('br');
+    expect(JSON.parse(brotliDecompressSync(big.rawPayload).toString()).campaigns.length).toBeGreaterThan(0);
+    const small = await get('/api/session', { 'accept-encoding': 'br' });
+    expect(small.headers['content-encoding']).toBeUndefined();
+    expect(small.json()).toEqual({ user: null });
+  });
+});
+
+describe('caching by kind of file', () => {
+  it('content-hashed assets are immutable for a year', async () => {
+    expect((await get('/assets/index-abc.js')).headers['cache-control']).toBe(
+      'public, max-age=31536000, immutable',
+    );
+  });
+
+  it('HTML revalidates with an ETag, and an unchanged page is a 304', async () => {
+    const first = await get('/', { ...html, 'accept-encoding': 'br' });
+    expect(first.statusCode).toBe(200);
+    expect(first.headers['cache-control']).toBe('no-cache');
+    const etag = first.headers.etag as string;
+    expect(etag).toBeTruthy();
+    const again = await get('/', { ...html, 'accept-encoding': 'br', 'if-none-match': etag });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+  });
+
+  it('latest.json is never stored; build meta files are immutable; payloads revalidate as JSON', async () => {
+    expect((await get('/_app/builds/latest.json')).headers['cache-control']).toBe('no-store');
+    expect((await get(`/_app/builds/meta/${BUILD_ID}.json`)).headers['cache-control']).toBe(
+      'public, max-age=31536000, immutable',
+    );
+    const payload = await get(`/campaign/1/_payload.json?${BUILD_ID}`);
+    expect(payload.headers['cache-control']).toBe('no-cache');
+    expect(payload.headers['content-type']).toMatch(/^application\/json/);
+    expect(payload.json()).toEqual({ campaign: 1 });
+  });
+});
+
+describe('documents and missing files', () => {
+  it('a missing file under /assets/ or /_app/ is a real 404, never the app', async () => {
+    for (const url of ['/assets/gone-123.js', '/_app/builds/meta/old.json']) {
+      const response = await get(url, html);
+      expect(response.statusCode, url).toBe(404);
+      expect(response.body).not.toContain('<html');
+    }
+  });
+
+  it('a deep link gets the SPA shell (200.html), as HTML that revalidates', async () => {
+    const response = await get('/home', html);
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toBe(SHELL);
+    expect(response.headers['content-type']).toMatch(/^text\/html/);
+    expect(response.headers['cache-control']).toBe('no-cache');
+  });
+
+  it('a prerendered page is served for its path, with or without a trailing slash, never redirected', async () => {
+    for (const url of ['/campaign/1', '/campaign/1/']) {
+      const response = await get(url, html);
+      expect(response.statusCode, url).toBe(200);
+      expect(response.body).toBe(PRERENDERED);
+    }
+    expect((await get('/', html)).body).toBe(INDEX);
+  });
+
+  it('applies the route rules to documents with a 307, keeping the query', async () => {
+    const response = await get('/campaigns?x=1', html);
+    expect(response.statusCode).toBe(307);
+    expect(response.headers.location).toBe('/?x=1');
+  });
+
+  it('never serves source maps, dotfiles or the host config', async () => {
+    for (const url of ['/assets/index-abc.js.map', '/.vite/manifest.json', '/_headers']) {
+      expect((await get(url)).statusCode, url).toBe(404);
+    }
+  });
+
+  it('an undecodable path gets the app for a document and a 400 otherwise', async () => {
+    const document = await get('/campaign/%E0%A4%A', html);
+    expect(document.statusCode).toBe(200);
+    expect(document.body).toBe(SHELL);
+    expect((await get('/campaign/%E0%A4%A', { accept: 'application/json' })).statusCode).toBe(400);
+    expect((await get('/api/campaigns/%E0%A4%A')).statusCode).toBe(400);
+  });
+
+  it('answers other methods on files with 405', async () => {
+    expect((await app.inject({ method: 'DELETE', url: '/' })).statusCode).toBe(405);
+  });
+});
+
+/** Sends the request line byte for byte (no client normalises `..` away) and returns status line and body. */
+function rawGet(target: string): Promise<string> {
+  const { port } = app.server.address() as { port: number };
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    let data = '';
+    socket.on('connect', () =>
+      socket.write(`GET ${target} HTTP/1.1\r\nHost: x\r\nAccept: */*\r\nConnection: close\r\n\r\n`),
+    );
+    socket.on('data', (chunk) => (data += chunk.toString('latin1')));
+    socket.on('end', () => resolve(data));
+    socket.on('error', reject);
+  });
+}
+
+describe('requests the HTTP parser refuses', () => {
+  it('get a 400 with the security headers', async () => {
+    const response = await rawGet('/ HTTP/1.1\r\nBad Header Line\r\n\r\nGET /');
+    expect(response).toMatch(/^HTTP\/1\.1 400 Bad Request/);
+    expect(response).toContain('content-security-policy:');
+    expect(response).toContain('x-content-type-options: nosniff');
+  });
+});
+
+describe('path traversal', () => {
+  const attempts = [
+    '/assets/../../secret.txt',
+    '/../secret.txt',
+    '/assets/%2e%2e/%2e%2e/secret.txt',
+    '/assets/%2E%2E%2F%2E%2E%2Fsecret.txt',
+    '/assets/..%5c..%5csecret.txt',
+    '/assets/%5c..%5c..%5csecret.txt',
+    '/assets/index-abc.js%00.html',
+    '/%00',
+    '/assets/./index-abc.js',
+    '/assets/%2e/index-abc.js',
+    '/assets/..%2fsecret.txt',
+  ];
+  for (const attempt of attempts) {
+    it(`refuses ${attempt}`, async () => {
+      const response = await rawGet(attempt);
+      expect(response).toMatch(/^HTTP\/1\.1 (400|404)/);
+      expect(response).not.toContain('outside the build');
+      expect(response).toContain('content-security-policy:');
+    });
+  }
+
+  it('reads paths as decoded segments and refuses dot segments, separators and control characters', () => {
+    expect(pathSegments('/campaign/caf%C3%A9')).toEqual(['campaign', 'café']);
+    expect(pathSegments('/campaign/%E0%A4%A')).toBeUndefined();
+    for (const bad of ['/a/..', '/a/%2E', '/a%2Fb', '/a%5Cb', '/a%00', '/a%0A']) {
+      expect(() => pathSegments(bad), bad).toThrow();
+    }
+  });
+});
+
+describe('security headers', () => {
+  const kinds: [string, () => Promise<{ statusCode: number; headers: Record<string, unknown> }>][] = [
+    ['an HTML page', () => get('/', html)],
+    ['a deep link', () => get('/home', html)],
+    ['an asset', () => get('/assets/index-abc.js')],
+    [
+      'a 304',
+      async () => get('/', { ...html, 'if-none-match': (await get('/', html)).headers.etag as string }),
+    ],
+    ['an API answer', () => get('/api/session')],
+    [
+      'an API error',
+      () =>
+        app.inject({
+          method: 'POST',
+          url: '/api/session',
+          payload: '{',
+          headers: { 'content-type': 'application/json' },
+        }),
+    ],
+    [
+      'an oversized body',
+      () => app.inject({ method: 'POST', url: '/api/session', payload: 'x'.repeat(70_000) }),
+    ],
+    ['an icon answer', () => get('/api/_nuxt_icon/lucide.json?icons=house')],
+    ['an image error', () => get('/_ipx/w_10/missing.jpg')],
+    ['a missing asset', () => get('/assets/nope.js')],
+    ['a refused path', () => get('/assets/%2e%2e/x')],
+    ['a bad URL', () => get('/api/%E0%A4%A')],
+    ['a 405', () => app.inject({ method: 'PUT', url: '/' })],
+    ['/healthz', () => get('/healthz')],
+  ];
+  for (const [kind, request] of kinds) {
+    it(`are on ${kind}`, async () => {
+      const response = await request();
+      const expected = securityHeaders(hashesOfHtml(INDEX), HEADER_OPTIONS);
+      for (const name of [
+        'x-content-type-options',
+        'referrer-policy',
+        'cross-origin-opener-policy',
+        'permissions-policy',
+        'x-frame-options',
+      ]) {
+        expect(response.headers[name], `${kind}: ${name}`).toBe(expected[name]);
+      }
+      expect(response.headers['content-security-policy'], kind).toMatch(
+        /^default-src 'self'; script-src 'self' 'sha256-/,
+      );
+      expect(response.headers['strict-transport-security'], kind).toBeUndefined();
+    });
+  }
+
+  it('the CSP allows exactly the inline executable scripts of every HTML file, by hash', async () => {
+    const csp = (await get('/', html)).headers['content-security-policy'] as string;
+    const scriptSrc = csp.split('; ').find((directive) => directive.startsWith('script-src ')) as string;
+    const hash = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
+    expect(scriptSrc.split(' ').slice(1).sort()).toEqual(
+      ["'self'", hash(BOOT), hash('window.__hydrate = 1')].sort(),
+    );
+    expect(csp).not.toContain(hash('{"a":1}'));
+    expect(csp).not.toMatch(/unsafe-inline|unsafe-eval/);
+    // The colour-mode switch's one-frame <style> is allowed by its hash, as no HTML file carries it.
+    expect(csp).toContain(`style-src 'self' ${hash(TRANSITION_FREEZE_CSS)};`);
+    // The prerendered style attribute is allowed by its exact hash only.
+    expect(csp).toContain(`style-src-attr 'unsafe-hashes' ${hash('width: 42%')}`);
+    for (const directive of [
+      "object-src 'none'",
+      "base-uri 'none'",
+      "frame-ancestors 'none'",
+      "form-action 'self'",
+      "img-src 'self' data:",
+      "connect-src 'self' https://api.iconify.design",
+    ]) {
+      expect(csp).toContain(directive);
+    }
+  });
+
+  it('allows the icon fallback the client uses', () => {
+    expect(ICON_FALLBACK_URL).toBe(config.icons.fallbackEndpoint);
+  });
+
+  it('adds an API on another origin to connect-src, and HSTS only when asked', () => {
+    const inputs = { scriptHashes: [], styleHashes: [], styleAttributeHashes: [] };
+    expect(
+      contentSecurityPolicy(inputs, { ...HEADER_OPTIONS, apiBaseUrl: 'https://api.example.org/v1' }),
+    ).toContain("connect-src 'self' https://api.example.org https://api.iconify.design");
+    expect(contentSecurityPolicy(inputs, { ...HEADER_OPTIONS, apiBaseUrl: '/api' })).toContain(
+      "connect-src 'self' https://api.iconify.design;",
+    );
+    expect(securityHeaders(inputs, { ...HEADER_OPTIONS, hsts: true })['strict-transport-security']).toMatch(
+      /^max-age=\d+/,
+    );
+  });
+
+  it('_headers carries the same security headers, and no header in two rules', () => {
+    const headers = securityHeaders(hashesOfHtml(INDEX), HEADER_OPTIONS);
+    const file = headersFile(headers);
+    for (const [name, value] of Object.entries(headers)) expect(file).toContain(`  ${name}: ${value}\n`);
+    const names = file
+      .split('\n')
+      .filter((line) => line.startsWith('  '))
+      .map((line) => line.trim().split(':')[0]);
+    const cacheRules = names.filter((name) => name === 'cache-control').length;
+    expect(cacheRules).toBe(3);
+    expect(file).toMatch(/^\/assets\/\*\n {2}cache-control: public, max-age=31536000, immutable$/m);
+  });
+});
+
+describe('operations', () => {
+  it('/healthz answers 200 with the build id, never cached', async () => {
+    const response = await get('/healthz');
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ status: 'ok', buildId: BUILD_ID });
+    expect(response.headers['cache-control']).toBe('no-store');
+  });
+
+  it('precompression kept the bytes: every .br and .gz decodes to its file', async () => {
+    const original = await readFile(path.join(dist, 'assets/index-abc.js'));
+    expect(brotliDecompressSync(await readFile(path.join(dist, 'assets/index-abc.js.br')))).toEqual(original);
+    expect(gunzipSync(await readFile(path.join(dist, 'assets/index-abc.js.gz')))).toEqual(original);
+  });
+});

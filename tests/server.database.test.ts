@@ -1,0 +1,246 @@
+// @vitest-environment node
+// The database layer: migrations and seed, reopening, the embedded folder's lock, clear start-up
+// errors, and the configuration read from the environment.
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ConfigError, readApiConfig } from '../server/api/config';
+import { DatabaseOpenError, type OpenDatabase, openDatabase, redact } from '../server/database/open';
+import { backends, freshPostgresDatabase, POSTGRES_URL } from './support/apiHarness';
+
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'campaign-web-db-'));
+  cleanups.push(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+async function open(config: Parameters<typeof openDatabase>[0]): Promise<OpenDatabase> {
+  const database = await openDatabase(config);
+  cleanups.push(() => database.close());
+  return database;
+}
+
+const EXPECTED_COLUMNS = {
+  campaigns: [
+    'description',
+    'ends_on',
+    'featured',
+    'goal',
+    'id',
+    'image',
+    'owner_id',
+    'raised',
+    'starts_on',
+    'status',
+    'summary',
+    'title',
+  ],
+  sessions: ['created_at', 'expires_at', 'id_hash', 'last_seen_at', 'user_id'],
+  sign_in_limits: ['expire', 'key', 'points'],
+  users: ['created_at', 'display_name', 'email', 'id', 'password_hash'],
+};
+
+describe.each(backends())('migrations on %s', { timeout: 60_000 }, (kind) => {
+  const openFresh = async () => {
+    if (kind === 'pglite') return open({ kind: 'pglite' });
+    const { url, drop } = await freshPostgresDatabase();
+    cleanups.push(drop);
+    return open({ kind: 'postgres', url, poolSize: 2 });
+  };
+
+  it('creates the typed schema and records each migration once', async () => {
+    const { db } = await openFresh();
+    const tables = await db.introspection.getTables();
+    const columns = Object.fromEntries(
+      tables.map((table) => [table.name, table.columns.map((column) => column.name).sort()]),
+    );
+    expect(columns).toEqual(EXPECTED_COLUMNS);
+    const applied = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(db);
+    expect(applied.rows.map((row) => row.name)).toEqual(['0001_initial', '0002_seed']);
+  });
+
+  it('seeds the demo accounts and campaigns', async () => {
+    const { db } = await openFresh();
+    const users = await db.selectFrom('users').select(['id', 'email']).orderBy('id').execute();
+    expect(users).toEqual([
+      { id: 'u1', email: 'demo@example.com' },
+      { id: 'u2', email: 'sam@example.com' },
+    ]);
+    const campaigns = await db.selectFrom('campaigns').select('id').orderBy('id').execute();
+    expect(campaigns.map((c) => c.id)).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+
+  it('enforces unique emails regardless of case, and valid statuses and amounts', async () => {
+    const { db } = await openFresh();
+    await expect(
+      db
+        .insertInto('users')
+        .values({ id: 'u9', email: 'DEMO@example.com', displayName: 'X', passwordHash: 'x' })
+        .execute(),
+    ).rejects.toThrow(/unique|duplicate/i);
+    await expect(
+      db
+        .updateTable('campaigns')
+        .set({ status: 'deleted' as 'draft' })
+        .where('id', '=', 1)
+        .execute(),
+    ).rejects.toThrow(/check/i);
+    await expect(
+      db.updateTable('campaigns').set({ raised: -1 }).where('id', '=', 1).execute(),
+    ).rejects.toThrow(/check/i);
+  });
+});
+
+describe('the embedded database folder', { timeout: 60_000 }, () => {
+  it('keeps data across a reopen and seeds only once', async () => {
+    const dir = path.join(await tempDir(), 'pglite');
+    const first = await openDatabase({ kind: 'pglite', dir });
+    await first.db.updateTable('users').set({ displayName: 'Kept' }).where('id', '=', 'u1').execute();
+    await first.db.deleteFrom('campaigns').where('id', '=', 6).execute();
+    await first.close();
+
+    const second = await open({ kind: 'pglite', dir });
+    const user = await second.db
+      .selectFrom('users')
+      .select('displayName')
+      .where('id', '=', 'u1')
+      .executeTakeFirst();
+    expect(user?.displayName).toBe('Kept');
+    expect(await second.db.selectFrom('campaigns').select('id').where('id', '=', 6).execute()).toEqual([]);
+  });
+
+  it('refuses a second opener while the first has it, naming the process', async () => {
+    const dir = path.join(await tempDir(), 'pglite');
+    await open({ kind: 'pglite', dir });
+    const second = openDatabase({ kind: 'pglite', dir });
+    await expect(second).rejects.toBeInstanceOf(DatabaseOpenError);
+    await expect(second).rejects.toThrow(`is in use by process ${process.pid}`);
+  });
+
+  it('takes over the lock of a process that no longer runs (a restart after a crash)', async () => {
+    const parent = await tempDir();
+    const dir = path.join(parent, 'pglite');
+    await writeFile(`${dir}.lock`, '2147483646\n');
+    const database = await open({ kind: 'pglite', dir });
+    expect((await database.db.selectFrom('users').select('id').execute()).length).toBe(2);
+  });
+
+  it('is a clear start-up error when the files are damaged, and nothing is reset', async () => {
+    const dir = path.join(await tempDir(), 'pglite');
+    const first = await openDatabase({ kind: 'pglite', dir });
+    await first.close();
+    await writeFile(path.join(dir, 'global', 'pg_control'), 'not a control file');
+    const before = (await readdir(dir)).sort();
+
+    const failed = openDatabase({ kind: 'pglite', dir });
+    await expect(failed).rejects.toBeInstanceOf(DatabaseOpenError);
+    await expect(failed).rejects.toThrow(`Could not open the embedded database in ${dir}`);
+    await expect(failed).rejects.toThrow(/move the folder aside/);
+    // Left as found for someone to inspect: no re-initialisation, no seed data written over it.
+    expect(await readdir(dir)).toEqual(expect.arrayContaining(before));
+    expect(await readFile(path.join(dir, 'global', 'pg_control'), 'utf8')).toBe('not a control file');
+    // The lock was given back, so fixing the folder is all it takes.
+    expect((await readdir(path.dirname(dir))).filter((name) => name.endsWith('.lock'))).toEqual([]);
+  });
+
+  it('is a clear start-up error when the folder cannot be made', async () => {
+    const file = path.join(await tempDir(), 'a-file');
+    await writeFile(file, 'not a folder');
+    await expect(openDatabase({ kind: 'pglite', dir: path.join(file, 'pglite') })).rejects.toThrow(
+      /^Could not create the database folder .*a-file\/pglite/,
+    );
+  });
+});
+
+describe('a PostgreSQL server that cannot be reached', () => {
+  it('is a clear start-up error that never shows the password', async () => {
+    const failed = openDatabase({
+      kind: 'postgres',
+      url: 'postgres://app:s3cret@127.0.0.1:1/campaigns',
+      poolSize: 1,
+    });
+    await expect(failed).rejects.toBeInstanceOf(DatabaseOpenError);
+    const error = (await failed.catch((e: unknown) => e)) as Error;
+    expect(error.message).toMatch(
+      /^Could not connect to PostgreSQL at postgres:\/\/app:\*\*\*@127\.0\.0\.1:1\/campaigns: /,
+    );
+    expect(error.message).not.toContain('s3cret');
+  });
+
+  it.skipIf(!POSTGRES_URL)('names a database that does not exist', async () => {
+    const url = new URL(POSTGRES_URL ?? 'postgres://x');
+    url.pathname = '/no_such_database';
+    await expect(openDatabase({ kind: 'postgres', url: url.toString(), poolSize: 1 })).rejects.toThrow(
+      /no_such_database.*does not exist/,
+    );
+  });
+
+  it('redacts passwords in any URL it prints', () => {
+    expect(redact('postgresql://u:p%40ss@db.internal:5432/app?sslmode=require')).toBe(
+      'postgresql://u:***@db.internal:5432/app?sslmode=require',
+    );
+    expect(redact('not a url')).toBe('(an unparseable DATABASE_URL)');
+  });
+});
+
+describe('readApiConfig', () => {
+  it('defaults to PGlite under DATA_DIR with the hardened settings', () => {
+    const config = readApiConfig({ DATA_DIR: '/srv/data' });
+    expect(config.database).toEqual({ kind: 'pglite', dir: path.join('/srv/data', 'pglite') });
+    expect(readApiConfig({}).database).toEqual({ kind: 'pglite', dir: path.join('.data', 'pglite') });
+    expect(config.sessions).toEqual({ idleSeconds: 30 * 60, absoluteSeconds: 12 * 3600, maxPerUser: 10 });
+    expect(config.passwords.argon2).toEqual({ memoryCost: 19456, timeCost: 2, parallelism: 1 });
+    expect(config.secureCookie).toBe(false);
+    expect(config.allowedOrigins).toEqual([]);
+  });
+
+  it('switches to PostgreSQL with DATABASE_URL, and to secure cookies with an https PUBLIC_ORIGIN', () => {
+    const config = readApiConfig({
+      DATABASE_URL: 'postgres://u@db/app',
+      DATABASE_POOL_SIZE: '4',
+      PUBLIC_ORIGIN: 'https://campaigns.example, https://www.campaigns.example',
+      SIGN_IN_FAILURES_PER_ACCOUNT: '5',
+    });
+    expect(config.database).toEqual({ kind: 'postgres', url: 'postgres://u@db/app', poolSize: 4 });
+    expect(config.allowedOrigins).toEqual(['https://campaigns.example', 'https://www.campaigns.example']);
+    expect(config.secureCookie).toBe(true);
+    expect(config.signInLimits.perAccount).toBe(5);
+    expect(readApiConfig({ PUBLIC_ORIGIN: 'https://a.example', COOKIE_SECURE: '0' }).secureCookie).toBe(
+      false,
+    );
+  });
+
+  it.each([
+    [
+      { DATABASE_URL: 'mysql://u@db/app' },
+      'DATABASE_URL must start with postgres:// or postgresql://, not mysql://.',
+    ],
+    [
+      { DATABASE_URL: 'db.internal' },
+      'DATABASE_URL is not a URL: expected postgres://user:password@host:port/database.',
+    ],
+    [
+      { SESSION_IDLE_MINUTES: 'ten' },
+      'SESSION_IDLE_MINUTES="ten" is not valid: expected a whole number of at least 1.',
+    ],
+    [
+      { ARGON2_MEMORY_KIB: '4096' },
+      'ARGON2_MEMORY_KIB="4096" is not valid: expected a whole number of at least 19456.',
+    ],
+    [
+      { PUBLIC_ORIGIN: 'https://a.example/app' },
+      'PUBLIC_ORIGIN "https://a.example/app" must be an origin only, such as https://a.example.',
+    ],
+    [{ COOKIE_SECURE: 'maybe' }, 'COOKIE_SECURE="maybe" is not valid: expected 1 or 0.'],
+  ])('refuses %j', (env, message) => {
+    expect(() => readApiConfig(env)).toThrow(ConfigError);
+    expect(() => readApiConfig(env)).toThrow(message);
+  });
+});

@@ -1,0 +1,137 @@
+// Test support for the demo API: databases to run it on (PGlite in memory always, PostgreSQL when
+// TEST_DATABASE_URL points at a server), and a small client over Fastify's inject.
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { createApiApp } from '../../server/api/app';
+import { type ApiConfig, testApiConfig } from '../../server/api/config';
+import * as seed from '../../server/database/migrations/0002_seed';
+import { type DatabaseConfig, type OpenDatabase, openDatabase } from '../../server/database/open';
+
+export const POSTGRES_URL = process.env.TEST_DATABASE_URL || undefined;
+
+let warned = false;
+/** The backends every API test runs on. Without PostgreSQL, says so once, loudly. */
+export function backends(): DatabaseConfig['kind'][] {
+  if (POSTGRES_URL) return ['pglite', 'postgres'];
+  if (!warned) {
+    warned = true;
+    console.warn(
+      '\n[api tests] TEST_DATABASE_URL is not set: the PostgreSQL runs of the API tests are SKIPPED; ' +
+        'only PGlite was tested. `scripts/with-postgres.sh npx vitest run` starts a throw-away server.\n',
+    );
+  }
+  return ['pglite'];
+}
+
+/** A new, empty database on the test PostgreSQL server; dropped by the returned function. */
+export async function freshPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  if (!POSTGRES_URL) throw new Error('TEST_DATABASE_URL is not set');
+  const name = `campaign_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: POSTGRES_URL });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(POSTGRES_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const client = new pg.Client({ connectionString: POSTGRES_URL });
+      await client.connect();
+      await client.query(`drop database if exists ${name} with (force)`);
+      await client.end();
+    },
+  };
+}
+
+/** Opens a migrated database of the given kind; `close` also drops a PostgreSQL one. */
+export async function openTestDatabase(kind: DatabaseConfig['kind']): Promise<OpenDatabase> {
+  if (kind === 'pglite') return openDatabase({ kind: 'pglite' });
+  const { url, drop } = await freshPostgresDatabase();
+  const database = await openDatabase({ kind: 'postgres', url, poolSize: 5 });
+  return {
+    ...database,
+    db: database.db,
+    close: async () => {
+      await database.close();
+      await drop();
+    },
+  };
+}
+
+/** Back to the seed data, as after a fresh start (much faster than a new database per test). */
+export async function resetDatabase(database: OpenDatabase): Promise<void> {
+  await sql`truncate sessions, sign_in_limits, campaigns, users cascade`.execute(database.db);
+  await seed.up(database.db.withoutPlugins());
+}
+
+export interface ApiClient {
+  app: FastifyInstance;
+  request(
+    options: Omit<InjectOptions, 'headers'> & {
+      cookie?: string;
+      headers?: Record<string, string | undefined>;
+    },
+  ): Promise<LightMyRequestResponse>;
+  /** Signs in and returns the `sid=...` pair to send back as a cookie. */
+  signIn(email?: string, password?: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+export const ORIGIN = 'http://localhost';
+
+/** The API on `database`, with a browser's same-origin headers on every state-changing request. */
+export async function apiClient(
+  database: OpenDatabase,
+  options: { config?: Partial<ApiConfig>; now?: () => number; log?: Pick<Console, 'error'> } = {},
+): Promise<ApiClient> {
+  const { app } = await createApiApp({
+    config: testApiConfig(options.config),
+    database,
+    ...(options.now ? { now: options.now } : {}),
+    log: options.log ?? { error: () => {} },
+  });
+  // A header given as undefined is left out, to send less than a browser would.
+  const request: ApiClient['request'] = ({ cookie, headers, ...rest }) => {
+    const merged = {
+      ...(rest.method && rest.method !== 'GET' ? { origin: ORIGIN, 'sec-fetch-site': 'same-origin' } : {}),
+      ...(cookie ? { cookie } : {}),
+      ...headers,
+    };
+    const sent = Object.fromEntries(Object.entries(merged).filter(([, value]) => value !== undefined));
+    return app.inject({ ...rest, headers: sent as Record<string, string> });
+  };
+  return {
+    app,
+    request,
+    async signIn(email = 'demo@example.com', password = 'demo-password') {
+      const res = await request({ method: 'POST', url: '/api/session', payload: { email, password } });
+      if (res.statusCode !== 200) throw new Error(`sign-in failed: ${res.statusCode} ${res.body}`);
+      const pair = String(res.headers['set-cookie']).split(';')[0];
+      if (!pair) throw new Error('no session cookie');
+      return pair;
+    },
+    close: () => app.close(),
+  };
+}
+
+export function ids(res: LightMyRequestResponse): number[] {
+  return (res.json() as { campaigns: { id: number }[] }).campaigns.map((c) => c.id);
+}
+
+/** A loopback port nobody holds right now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
+}

@@ -1,0 +1,149 @@
+/** The session and colour-mode view modules: what a view reads, from real snapshots of each machine. */
+import { describe, expect, it } from 'vitest';
+import { createActor, fromCallback, fromPromise } from 'xstate';
+import { colorModeMachine } from '../machines/colorMode.machine';
+import { colorModeView } from '../machines/colorMode.view';
+import { type SessionUser, sessionMachine } from '../machines/session.machine';
+import { sessionView } from '../machines/session.view';
+import { flush } from './support/appHarness';
+
+const demo: SessionUser = { id: 'u1', email: 'demo@example.com', displayName: 'Demo User' };
+
+function startSession(user: SessionUser | null, save: () => Promise<SessionUser>) {
+  const actor = createActor(
+    sessionMachine.provide({
+      actors: {
+        fetchSession: fromPromise(async () => user),
+        signIn: fromPromise(async () => demo),
+        signOut: fromPromise(() => new Promise<void>(() => {})),
+        saveProfile: fromPromise(save),
+      },
+      // No parent to report to here.
+      actions: { reportSignedIn: () => {}, reportSignedOut: () => {} },
+    }),
+  );
+  return actor.start();
+}
+
+describe('session view', () => {
+  it('is signed out with nothing under way before the session starts', () => {
+    expect(sessionView(undefined)).toEqual({
+      user: null,
+      signedIn: false,
+      busy: false,
+      signingOut: false,
+      savingProfile: false,
+      profileSaved: false,
+      error: null,
+      profileError: null,
+    });
+  });
+
+  it('is busy while the session is checked, then signed in with the user', async () => {
+    const actor = startSession(demo, async () => demo);
+    expect(sessionView(actor.getSnapshot())).toMatchObject({ busy: true, signedIn: false });
+    await flush();
+    expect(sessionView(actor.getSnapshot())).toMatchObject({ busy: false, signedIn: true, user: demo });
+  });
+
+  it('tells saving from saved, and shows the profile failure before the session’s', async () => {
+    let fail = false;
+    const actor = startSession(demo, async () => {
+      if (fail) throw new Error('Name taken.');
+      return { ...demo, displayName: 'New' };
+    });
+    await flush();
+    actor.send({ type: 'session.saveProfile', displayName: 'New' });
+    expect(sessionView(actor.getSnapshot())).toMatchObject({
+      savingProfile: true,
+      busy: true,
+      profileSaved: false,
+    });
+    await flush();
+    expect(sessionView(actor.getSnapshot())).toMatchObject({ savingProfile: false, profileSaved: true });
+    fail = true;
+    actor.send({ type: 'session.saveProfile', displayName: 'Other' });
+    await flush();
+    expect(sessionView(actor.getSnapshot())).toMatchObject({
+      profileSaved: false,
+      profileError: 'Name taken.',
+    });
+  });
+
+  it('is signing out (and still signed in) until the server answers', async () => {
+    const actor = startSession(demo, async () => demo);
+    await flush();
+    actor.send({ type: 'session.signOut' });
+    expect(sessionView(actor.getSnapshot())).toMatchObject({ signingOut: true, signedIn: true, busy: true });
+  });
+});
+
+describe('colour-mode view', () => {
+  function startColorMode(input: { forced?: 'light' | 'dark' | null } = {}) {
+    const actor = createActor(
+      colorModeMachine.provide({
+        actors: {
+          watchSystemColorScheme: fromCallback(({ sendBack }) => {
+            sendBack({ type: 'system.colorSchemeChanged', dark: true });
+          }),
+          watchStorage: fromCallback(({ sendBack }) => {
+            sendBack({ type: 'storage.changed', value: 'system' });
+          }),
+        },
+        actions: { applyColorMode: () => {}, persistPreference: () => {}, warnCannotForceSystem: () => {} },
+      }),
+      { input },
+    );
+    return actor.start();
+  }
+
+  it('is the default preference with nothing applied before the machine starts', () => {
+    expect(colorModeView(undefined)).toEqual({
+      preference: 'system',
+      forced: null,
+      disabled: false,
+      rootAttributes: {},
+      settled: false,
+    });
+  });
+
+  it('shows the preference and the mode it resolves to', () => {
+    const actor = startColorMode();
+    actor.send({ type: 'route.forced', mode: null });
+    expect(colorModeView(actor.getSnapshot())).toEqual({
+      preference: 'system',
+      forced: null,
+      disabled: false,
+      rootAttributes: { 'data-applied': 'dark' },
+      settled: true,
+    });
+  });
+
+  it('is disabled, naming the forced mode, on a page that forces one', () => {
+    const actor = startColorMode();
+    actor.send({ type: 'route.forced', mode: 'light' });
+    expect(colorModeView(actor.getSnapshot())).toEqual({
+      preference: 'system',
+      forced: 'light',
+      disabled: true,
+      rootAttributes: { 'data-applied': 'light' },
+      settled: true,
+    });
+    expect(actor.getSnapshot().can({ type: 'colorMode.set', preference: 'dark' })).toBe(false);
+  });
+
+  it('on a prerendered forced page, is disabled from the start, and settled once that page settles', () => {
+    const actor = startColorMode({ forced: 'dark' });
+    expect(colorModeView(actor.getSnapshot())).toMatchObject({
+      forced: 'dark',
+      disabled: true,
+      settled: false,
+    });
+    actor.send({ type: 'route.forced', mode: 'dark' });
+    expect(colorModeView(actor.getSnapshot())).toMatchObject({
+      forced: 'dark',
+      disabled: true,
+      settled: true,
+    });
+  });
+});

@@ -1,0 +1,27 @@
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/**
+ * The unit tests for Stryker (`npm run test:mutation`): every test but those of the server, the API client,
+ * start-up, the reload guard, icons and images, which never import a machine, so each mutant's run stays short.
+ */
+export default defineConfig({
+  test: {
+    include: ['tests/**/*.test.{ts,tsx}'],
+    exclude: [
+      ...configDefaults.exclude,
+      'tests/server.*.test.ts',
+      'tests/api*.test.ts',
+      'tests/icon*.test.ts',
+      'tests/images.test.ts',
+      'tests/dependencyRules.test.ts',
+      'tests/boot.test.ts',
+      'tests/reloadGuard.test.ts',
+    ],
+    // The machines are pure: their tests need no DOM, and a DOM per test file costs seconds per mutant.
+    // A test file that does need one says so with a `@vitest-environment` comment.
+    environment: 'node',
+    restoreMocks: true,
+    // On a busy machine a slow test must not fail by its clock: that would count a mutant as killed.
+    testTimeout: 120_000,
+  },
+});
