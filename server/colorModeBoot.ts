@@ -7,7 +7,6 @@
  */
 import type { Plugin } from 'vite';
 import { type RouteRecord, routes } from '../machines/routes.ts';
-import { config } from '../src/config.ts';
 
 function segments(path: string): string[] {
   return path.split('/').filter((segment) => segment !== '');
@@ -56,15 +55,15 @@ export function forcedRules(table: readonly RouteRecord[] = routes): [string, st
 }
 
 /** The script itself. Plain ES5 so that it runs wherever the page can at least say it cannot start. */
-export function colorModeBootScript(
-  table: readonly RouteRecord[] = routes,
-  storageKey = config.colorMode.storageKey,
-): string {
+export function colorModeBootScript(table: readonly RouteRecord[], storageKey: string): string {
   return `(function(){var d=document.documentElement,p,v,r=${JSON.stringify(forcedRules(table))},i;try{p=localStorage.getItem(${JSON.stringify(storageKey)})}catch(e){}if(p!=="light"&&p!=="dark")p="system";v=p;if(p==="system"){v="light";try{if(window.matchMedia&&matchMedia("(prefers-color-scheme: dark)").matches)v="dark"}catch(e){}}for(i=0;i<r.length;i++)if(new RegExp(r[i][0],"i").test(location.pathname)){if(r[i][1])v=r[i][1];break}d.classList.add(v);d.setAttribute("data-color-mode",v);d.style.colorScheme=v})()`;
 }
 
-/** Injects the boot script as the first thing in `<head>` of every HTML page Vite serves or builds. */
-export function colorModeBoot(): Plugin {
+/**
+ * Injects the boot script as the first thing in `<head>` of every HTML page Vite serves or builds. The
+ * storage key comes from vite.config.ts (the app's config), as server/ imports nothing from src/.
+ */
+export function colorModeBoot({ storageKey }: { readonly storageKey: string }): Plugin {
   return {
     name: 'campaign-web:color-mode-boot',
     transformIndexHtml: {
@@ -73,7 +72,7 @@ export function colorModeBoot(): Plugin {
         {
           tag: 'script',
           attrs: { id: 'color-mode-boot' },
-          children: colorModeBootScript(),
+          children: colorModeBootScript(routes, storageKey),
           injectTo: 'head',
         },
       ],

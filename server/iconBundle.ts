@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { IconifyJSON } from '@iconify/types';
-import { getIcons } from '@iconify/utils';
+import { getIconData, getIcons, iconToSVG } from '@iconify/utils';
 import type { Plugin } from 'vite';
 import { loadCollection } from './icons.ts';
 
@@ -50,11 +50,46 @@ export async function collectBundledIcons(
   return sets;
 }
 
+/** A body parsed into the tree `<Icon>` renders (src/platform/iconSvg.ts `parseIconBody`), or `null` if refused. */
+export type IconBodyParser = (body: string) => readonly unknown[] | null;
+
+/** The shape of src/platform/icons.rendered.ts (server/ imports nothing from src/). */
+export interface RenderedIconData {
+  readonly viewBox: string;
+  readonly nodes: readonly unknown[];
+}
+
+/**
+ * The bundled icons as `<Icon>` draws them, by full name, for every name the source writes (aliases included).
+ * A body with ids is left out: ids must be made unique per use (`replaceIDs`), which happens at run time.
+ */
+export function renderBundledIcons(
+  sets: readonly IconifyJSON[],
+  names: Map<string, Set<string>>,
+  parseIconBody: IconBodyParser,
+) {
+  const rendered: Record<string, RenderedIconData> = {};
+  for (const set of sets) {
+    for (const name of names.get(set.prefix) ?? []) {
+      const data = getIconData(set, name);
+      if (!data) continue;
+      const { attributes, body } = iconToSVG(data);
+      const nodes = /\sid="/.test(body) ? null : parseIconBody(body);
+      if (nodes) rendered[`${set.prefix}:${name}`] = { viewBox: attributes.viewBox, nodes };
+    }
+  }
+  return rendered;
+}
+
 export interface BundledIconsOptions {
   /** Folder scanned for icon names, relative to the Vite root. */
   srcDir?: string;
   /** The stand-in module whose content is replaced, relative to the Vite root. */
   module?: string;
+  /** The stand-in module of the pre-rendered icons, relative to the Vite root. */
+  renderedModule?: string;
+  /** The browser's body parser, passed in by vite.config.ts; without it no icon is pre-rendered. */
+  parseIconBody?: IconBodyParser;
 }
 
 /**
@@ -68,17 +103,29 @@ export interface BundledIconsOptions {
 export function bundledIcons(options: BundledIconsOptions = {}): Plugin {
   let srcDir = '';
   let target = '';
+  let renderedTarget = '';
   return {
     name: 'campaign-web:bundled-icons',
     enforce: 'pre',
     configResolved(config) {
       srcDir = path.resolve(config.root, options.srcDir ?? 'src');
       target = path.resolve(config.root, options.module ?? 'src/platform/icons.bundle.ts');
+      renderedTarget = path.resolve(config.root, options.renderedModule ?? 'src/platform/icons.rendered.ts');
     },
     async load(id) {
-      if (path.resolve(id.split('?')[0] ?? '') !== target) return null;
-      const sets = await collectBundledIcons(srcDir, (message) => this.warn(message));
-      return `export const bundledIcons = ${JSON.stringify(sets)};\n`;
+      const file = path.resolve(id.split('?')[0] ?? '');
+      if (file === target) {
+        const sets = await collectBundledIcons(srcDir, (message) => this.warn(message));
+        return `export const bundledIcons = ${JSON.stringify(sets)};\n`;
+      }
+      if (file === renderedTarget) {
+        // Warnings about missing names come from the other module; this one only renders what exists.
+        const parse = options.parseIconBody;
+        const sets = parse ? await collectBundledIcons(srcDir, () => {}) : [];
+        const rendered = parse ? renderBundledIcons(sets, await scanIconNames(srcDir), parse) : {};
+        return `export const renderedIcons = ${JSON.stringify(rendered)};\n`;
+      }
+      return null;
     },
   };
 }

@@ -2,8 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import type { IconifyJSON } from '@iconify/types';
 import { getIcons, matchIconName } from '@iconify/utils';
-import type { Logger } from './db.ts';
-import type { Middleware } from './http.ts';
+import type { Logger, Middleware } from './http.ts';
 
 /** The spec's icon path shape: `/api/_nuxt_icon/{prefix}.json?icons=a,b`. */
 export const ICON_ENDPOINT = '/api/_nuxt_icon';

@@ -1,10 +1,11 @@
-import { realpath, stat } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdir, readdir, readFile, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { IPX } from 'ipx';
-import type { Logger } from './db.ts';
-import type { Middleware } from './http.ts';
+import pLimit from 'p-limit';
+import type { Logger, Middleware } from './http.ts';
 
 /** The same-origin optimisation path: `/_ipx/{modifiers}/{src}`. */
 export const IMAGE_ENDPOINT = '/_ipx';
@@ -196,7 +197,99 @@ export interface ImageServerOptions {
   /** Folder of source images; defaults to server/fixtures/images. */
   dir?: string;
   log?: Logger;
+  /**
+   * Folder where rendered variants are kept across restarts (the production server sets it); without it only
+   * the in-memory cache is used, as in `vite` dev.
+   */
+  cacheDir?: string;
+  /** The disk cache is trimmed, oldest first, to this many bytes. */
+  cacheMaxBytes?: number;
+  /** Renders running at once; more wait their turn. */
+  maxRendersInFlight?: number;
+  /**
+   * Renders waiting for a turn. A request past that gets a quick 503 with Retry-After, so a flood of distinct
+   * sizes and formats cannot queue up work for minutes; cached variants are still served. A page's own images
+   * (a few dozen at most) always fit.
+   */
+  maxRendersQueued?: number;
 }
+
+export const IMAGE_CACHE_DEFAULTS = {
+  maxBytes: 256 * 1024 * 1024,
+  maxRendersInFlight: 4,
+  maxRendersQueued: 32,
+} as const;
+
+/**
+ * Rendered variants on disk, named by a hash of source, its mtime and the modifiers, bounded in bytes. The
+ * index lives in memory (insertion order is age); it is rebuilt from the folder on first use.
+ */
+function createDiskCache(dir: string, maxBytes: number, log: Logger) {
+  let index: Promise<Map<string, number>> | undefined;
+  const load = () => {
+    index ??= (async () => {
+      await mkdir(dir, { recursive: true });
+      const entries = await Promise.all(
+        (await readdir(dir))
+          .filter((name) => /^[0-9a-f]{64}\.(webp|avif|jpeg|png)$/.test(name))
+          .map(async (name) => ({ name, ...(await stat(path.join(dir, name))) })),
+      );
+      entries.sort((a, b) => a.mtimeMs - b.mtimeMs);
+      return new Map(entries.map((entry) => [entry.name, entry.size]));
+    })();
+    return index;
+  };
+  const nameOf = (key: string, format: string) =>
+    `${createHash('sha256').update(key).digest('hex')}.${format}`;
+  return {
+    async get(key: string): Promise<RenderedImage | undefined> {
+      const files = await load();
+      for (const format of IMAGE_LIMITS.formats) {
+        const name = nameOf(key, format);
+        if (!files.has(name)) continue;
+        try {
+          return { status: 200, headers: okHeaders(format), body: await readFile(path.join(dir, name)) };
+        } catch {
+          files.delete(name);
+        }
+      }
+      return undefined;
+    },
+    async put(key: string, format: string, body: Buffer): Promise<void> {
+      const files = await load();
+      const name = nameOf(key, format);
+      // Written aside and renamed, so a crash mid-write never leaves half an image under the real name.
+      const temporary = path.join(dir, `${name}.${process.pid}.tmp`);
+      try {
+        await writeFile(temporary, body);
+        await rename(temporary, path.join(dir, name));
+      } catch (error) {
+        log.warn(`[images] could not cache a rendered image in ${dir}:`, error);
+        await rm(temporary, { force: true });
+        return;
+      }
+      files.set(name, body.length);
+      let total = 0;
+      for (const size of files.values()) total += size;
+      for (const [oldest, size] of files) {
+        if (total <= maxBytes) break;
+        files.delete(oldest);
+        total -= size;
+        await rm(path.join(dir, oldest), { force: true });
+      }
+    },
+  };
+}
+
+function okHeaders(format: string): Record<string, string> {
+  return {
+    'content-type': `image/${format}`,
+    'cache-control': CACHE_CONTROL_OK,
+    'x-content-type-options': 'nosniff',
+  };
+}
+
+class BusyError extends Error {}
 
 /**
  * The optimiser as a function of method and URL. Sources are checked to resolve (symbolic links included)
@@ -207,6 +300,11 @@ export function createImageServer(options: ImageServerOptions = {}) {
   const log = options.log ?? console;
   let ipx: Promise<IPX> | undefined;
   const rendered = new Map<string, Promise<RenderedImage>>();
+  const disk = options.cacheDir
+    ? createDiskCache(options.cacheDir, options.cacheMaxBytes ?? IMAGE_CACHE_DEFAULTS.maxBytes, log)
+    : undefined;
+  const limit = pLimit(options.maxRendersInFlight ?? Number.POSITIVE_INFINITY);
+  const maxQueued = options.maxRendersQueued ?? Number.POSITIVE_INFINITY;
 
   // ipx and sharp load on the first image, so `vite` starts as fast as before and `vite build` never loads them.
   function getIpx(): Promise<IPX> {
@@ -229,18 +327,17 @@ export function createImageServer(options: ImageServerOptions = {}) {
     return stats.isFile() ? { mtimeMs: stats.mtimeMs } : undefined;
   }
 
-  async function render(request: ImageRequest): Promise<RenderedImage> {
-    const { data, format } = await (await getIpx())(request.source, request.modifiers).process();
-    const body = typeof data === 'string' ? Buffer.from(data) : data;
-    return {
-      status: 200,
-      headers: {
-        'content-type': `image/${format ?? 'jpeg'}`,
-        'cache-control': CACHE_CONTROL_OK,
-        'x-content-type-options': 'nosniff',
-      },
-      body,
-    };
+  async function render(key: string, request: ImageRequest): Promise<RenderedImage> {
+    const cached = await disk?.get(key);
+    if (cached) return cached;
+    // Checked and queued in one synchronous step, so concurrent requests cannot all slip under the cap.
+    if (limit.activeCount >= limit.concurrency && limit.pendingCount >= maxQueued) throw new BusyError();
+    return limit(async () => {
+      const { data, format = 'jpeg' } = await (await getIpx())(request.source, request.modifiers).process();
+      const body = typeof data === 'string' ? Buffer.from(data) : data;
+      await disk?.put(key, format, body);
+      return { status: 200, headers: okHeaders(format), body };
+    });
   }
 
   return async function handle(method: string, url: string): Promise<RenderedImage> {
@@ -262,7 +359,7 @@ export function createImageServer(options: ImageServerOptions = {}) {
     const key = `${request.source}|${source.mtimeMs}|${JSON.stringify(request.modifiers)}`;
     let result = rendered.get(key);
     if (!result) {
-      result = render(request);
+      result = render(key, request);
       rendered.set(key, result);
       if (rendered.size > RENDER_CACHE_ENTRIES) rendered.delete(rendered.keys().next().value as string);
       result.catch(() => rendered.delete(key));
@@ -270,6 +367,11 @@ export function createImageServer(options: ImageServerOptions = {}) {
     try {
       return await result;
     } catch (error) {
+      if (error instanceof BusyError) {
+        const response = errorResponse(503, 'The image optimiser is busy; try again in a moment.');
+        response.headers['retry-after'] = '1';
+        return response;
+      }
       const status = (error as { statusCode?: unknown }).statusCode;
       if (status === 400) return errorResponse(400, `The source image ${request.source} cannot be read.`);
       if (status === 403 || status === 404)

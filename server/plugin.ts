@@ -1,27 +1,70 @@
+import type { FastifyInstance } from 'fastify';
 import type { Plugin } from 'vite';
-import { createApi } from './api.ts';
-import { createMiddleware, type Middleware } from './http.ts';
+import { createApiApp } from './api/app.ts';
+import type { Middleware } from './http.ts';
 import { createIconMiddleware } from './icons.ts';
 import { createImageMiddleware } from './images.ts';
 
-export interface DemoApiOptions {
-  /** Where db.json lives, relative to process.cwd(). Defaults to $DATA_DIR, then `.data`. */
-  dataDir?: string;
+function apiPathname(url: string | undefined): string | undefined {
+  try {
+    const { pathname } = new URL(url ?? '/', 'http://localhost');
+    return pathname.startsWith('/api/') ? pathname : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
-/** The `/api/*` middleware on its own, for servers that are not Vite. */
-export function createDemoApiMiddleware(options: DemoApiOptions = {}): Middleware {
-  const dataDir = options.dataDir ?? process.env.DATA_DIR ?? '.data';
-  return createMiddleware(createApi({ dataDir }), { delayMs: readDelay(process.env.DEMO_API_DELAY_MS) });
+function isForeignRoute(pathname: string): boolean {
+  // Served by another middleware (icon endpoint), not by the demo API.
+  return pathname === '/api/_nuxt_icon' || pathname.startsWith('/api/_nuxt_icon/');
 }
 
-/** Serves the demo API under `/api/` from both `vite` (dev) and `vite preview`. */
-export function demoApi(options: DemoApiOptions = {}): Plugin {
-  let middleware: Middleware | undefined;
-  // Created on first use so that `vite build`, which never serves, never touches the data dir.
-  const install = (server: { middlewares: { use(fn: Middleware): unknown } }) => {
-    middleware ??= createDemoApiMiddleware(options);
-    server.middlewares.use(middleware);
+/** Hands `/api/*` (but the icon endpoint) to the API's Fastify instance; everything else goes on. */
+export function apiMiddleware(app: FastifyInstance): Middleware {
+  return (req, res, next) => {
+    const pathname = apiPathname(req.url);
+    if (pathname === undefined || isForeignRoute(pathname)) {
+      next();
+      return;
+    }
+    app.routing(req, res);
+  };
+}
+
+// Vite re-evaluates this file when it restarts the dev server: the API (and the embedded database's
+// lock) must outlive that, so the running instance is kept on the process.
+const RUNNING = Symbol.for('campaign-web.demoApi');
+type WithApi = typeof globalThis & { [RUNNING]?: Promise<FastifyInstance> };
+
+function sharedApiApp(): Promise<FastifyInstance> {
+  const holder = globalThis as WithApi;
+  holder[RUNNING] ??= createApiApp().then(({ app, database }) => {
+    console.log(`[demo-api] serving /api/* from ${database.where}`);
+    return app;
+  });
+  holder[RUNNING].catch(() => {
+    holder[RUNNING] = undefined;
+  });
+  return holder[RUNNING];
+}
+
+/** Closes the shared API (and its database); for tests. */
+export async function stopDemoApi(): Promise<void> {
+  const holder = globalThis as WithApi;
+  const running = holder[RUNNING];
+  holder[RUNNING] = undefined;
+  await (await running?.catch(() => undefined))?.close();
+}
+
+/**
+ * Serves the demo API under `/api/` from both `vite` (dev) and `vite preview`. The database is
+ * opened (and migrated) while the server starts, so one that cannot be opened stops the start with
+ * its reason instead of failing the first request.
+ */
+export function demoApi(): Plugin {
+  // Only when serving: `vite build` never touches the data dir.
+  const install = async (server: { middlewares: { use(fn: Middleware): unknown } }) => {
+    server.middlewares.use(apiMiddleware(await sharedApiApp()));
   };
   return {
     name: 'campaign-web:demo-api',
@@ -45,13 +88,4 @@ export function assetEndpoints(): Plugin {
     configureServer: install,
     configurePreviewServer: install,
   };
-}
-
-function readDelay(raw: string | undefined): number {
-  if (raw === undefined || raw === '') return 0;
-  if (/^\d+$/.test(raw)) return Number(raw);
-  console.warn(
-    `[demo-api] Ignoring DEMO_API_DELAY_MS=${JSON.stringify(raw)}: expected a whole number of milliseconds.`,
-  );
-  return 0;
 }

@@ -64,3 +64,22 @@ export interface ProfileResponse {
 export interface ProfileUpdateRequest {
   displayName: string;
 }
+
+/**
+ * The build-time renderer's contract (server/prerender.ts loads the module vite.config.ts names, which
+ * exports `renderPage`; src/prerender.tsx implements it).
+ */
+export interface RenderedPage {
+  /** The markup of `#root`. */
+  readonly html: string;
+  readonly title: string;
+  /** `null`: the app's own description. */
+  readonly description: string | null;
+  /** What `_payload.json` holds and the HTML inlines: `{ buildId, path, data? }`. */
+  readonly payload: { readonly buildId: string; readonly path: string; readonly data?: unknown };
+  /** The route, whose page chunk the HTML preloads (the browser needs it before it can hydrate). */
+  readonly route: string;
+}
+export interface PageRenderer {
+  renderPage(path: string, buildId: string): Promise<RenderedPage>;
+}

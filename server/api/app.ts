@@ -1,0 +1,42 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import { type OpenDatabase, openDatabase } from '../database/open.ts';
+import { type ApiConfig, readApiConfig } from './config.ts';
+import { apiPlugin } from './plugin.ts';
+
+export interface ApiAppOptions {
+  config?: ApiConfig;
+  /** An already open database; otherwise `config.database` is opened, and closed with the app. */
+  database?: OpenDatabase;
+  now?: () => number;
+  log?: Pick<Console, 'error'>;
+  /** Fastify's trustProxy: believe X-Forwarded-For for the client address (behind a proxy). */
+  trustProxy?: boolean | string;
+}
+
+/**
+ * A Fastify instance serving only the demo API under /api: what `vite` and `vite preview` route
+ * /api/* into, what tests inject requests into, and what server/api/main.ts listens with.
+ * Resolves once the database is open and migrated, or rejects with a DatabaseOpenError.
+ */
+export async function createApiApp(
+  options: ApiAppOptions = {},
+): Promise<{ app: FastifyInstance; database: OpenDatabase }> {
+  const config = options.config ?? readApiConfig();
+  const database = options.database ?? (await openDatabase(config.database));
+  const app = Fastify({ logger: false, trustProxy: options.trustProxy ?? false });
+  if (!options.database) app.addHook('onClose', () => database.close());
+  await app.register(apiPlugin, {
+    prefix: '/api',
+    db: database.db,
+    config,
+    ...(options.now ? { now: options.now } : {}),
+    ...(options.log ? { log: options.log } : {}),
+  });
+  try {
+    await app.ready();
+  } catch (error) {
+    await app.close().catch(() => undefined);
+    throw error;
+  }
+  return { app, database };
+}

@@ -1,0 +1,384 @@
+import fastifyCookie from '@fastify/cookie';
+import { Ajv } from 'ajv';
+import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
+import { type Kysely, sql } from 'kysely';
+import type { Database, User } from '../database/schema.ts';
+import type {
+  Campaign,
+  CampaignListResponse,
+  CampaignResponse,
+  CampaignSummary,
+  ProfileResponse,
+  ProfileUpdateRequest,
+  PublicUser,
+  SessionResponse,
+  SignInRequest,
+  SignInResponse,
+} from '../types.ts';
+import type { ApiConfig } from './config.ts';
+import { describeError, type FieldMessages, HttpError } from './errors.ts';
+import { Passwords } from './passwords.ts';
+import * as schemas from './schemas.ts';
+import { Sessions } from './sessions.ts';
+import { SignInLimits, TooManyAttempts } from './signInLimits.ts';
+
+export interface ApiPluginOptions {
+  db: Kysely<Database>;
+  config: ApiConfig;
+  /** Clock for session times; tests replace it. */
+  now?: () => number;
+  /** Where unexpected failures are reported. */
+  log?: Pick<Console, 'error'>;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Clear wording for this route's validation failures (see ./errors.ts). */
+    messages?: FieldMessages;
+    /** A stand-in route that only answers 405. */
+    methodNotAllowed?: boolean;
+  }
+}
+
+const DISPLAY_NAME_MAX = 60;
+const PRUNE_EVERY_MS = 10 * 60 * 1000;
+const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const ALL_METHODS: HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+
+/**
+ * The demo API as a Fastify plugin: register it with `{ prefix: '/api' }` on any Fastify 5 instance.
+ * It owns nothing global: cookies, JSON parsing, validation and error answers are set up inside its
+ * own encapsulated scope, and it keeps no state between requests that another process would need.
+ */
+export const apiPlugin: FastifyPluginAsync<ApiPluginOptions> = async (app, options) => {
+  const { db, config } = options;
+  const now = options.now ?? Date.now;
+  const log = options.log ?? console;
+  const sessions = new Sessions(db, config.sessions, now);
+  const passwords = new Passwords(config.passwords.argon2, config.passwords.maxConcurrent);
+  const limits = new SignInLimits(db, config.signInLimits);
+  const cookieName = config.secureCookie ? '__Host-sid' : 'sid';
+
+  if (!app.hasRequestDecorator('cookies')) await app.register(fastifyCookie);
+
+  // Types are never coerced ("42" is not 42) and unknown body fields are refused, not dropped.
+  const ajv = new Ajv({ coerceTypes: false, removeAdditional: false, allErrors: false, useDefaults: true });
+  app.setValidatorCompiler(({ schema }) => ajv.compile(schema));
+
+  // JSON only: a cross-site HTML form can send text/plain or form encodings without a preflight, so
+  // Fastify's JSON parser (which also refuses prototype-poisoning keys) is the only one left here.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser(
+    'application/json',
+    { parseAs: 'string' },
+    app.getDefaultJsonParser('error', 'error'),
+  );
+
+  app.addHook('onRoute', (route) => {
+    route.bodyLimit ??= config.bodyLimitBytes;
+  });
+
+  app.addHook('onRequest', async (request) => {
+    if (!STATE_CHANGING.has(request.method) || request.routeOptions.config.methodNotAllowed) return;
+    if (!isSameOrigin(request, config.allowedOrigins)) {
+      throw new HttpError(
+        403,
+        'This request must come from the app itself (cross-origin requests are refused).',
+      );
+    }
+    const type = (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
+    // DELETE carries no body; when one comes anyway (or any other write), it must be JSON.
+    const sendsBody =
+      request.method !== 'DELETE' ||
+      Number(request.headers['content-length'] ?? 0) > 0 ||
+      request.headers['transfer-encoding'] !== undefined;
+    if (sendsBody && type !== 'application/json') {
+      throw new HttpError(415, 'Send the request body as JSON (Content-Type: application/json).');
+    }
+  });
+
+  app.addHook('onSend', async (_request, reply, payload) => {
+    reply.header('cache-control', 'no-store');
+    if (config.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, config.delayMs));
+    return payload;
+  });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof HttpError) {
+      return reply.code(error.statusCode).headers(error.headers).send({ message: error.message });
+    }
+    const described = describeError(error, request.routeOptions.config?.messages, config.bodyLimitBytes);
+    if (described) return reply.code(described.status).send(described.body);
+    log.error(`[demo-api] ${request.method} ${request.url} failed:`, error);
+    return reply.code(500).send({ message: 'The demo API failed unexpectedly.' });
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0];
+    return reply.code(404).send({ message: `No API route for ${request.method} ${path}.` });
+  });
+
+  const readCookie = (request: FastifyRequest) => request.cookies[cookieName];
+  const setSessionCookie = (reply: FastifyReply, token: string, maxAgeSeconds: number) =>
+    reply.setCookie(cookieName, token, {
+      httpOnly: true,
+      sameSite: 'lax',
+      path: '/',
+      secure: config.secureCookie,
+      maxAge: maxAgeSeconds,
+    });
+  const requireUser = async (request: FastifyRequest): Promise<User> => {
+    const user = await sessions.user(readCookie(request));
+    if (!user) throw new HttpError(401, 'You need to sign in first.');
+    return user;
+  };
+
+  // --- routes -----------------------------------------------------------------
+
+  // Every method each path answers, for the 405s below.
+  const routes = new Map<string, Set<string>>();
+  app.addHook('onRoute', (route) => {
+    if (route.config?.methodNotAllowed) return;
+    const path = route.url.slice(route.prefix.length) || '/';
+    const methods = routes.get(path) ?? new Set<string>();
+    for (const method of [route.method].flat()) methods.add(method);
+    routes.set(path, methods);
+  });
+
+  app.get(
+    '/session',
+    { schema: { response: schemas.sessionResponse } },
+    async (request): Promise<SessionResponse> => {
+      const user = await sessions.user(readCookie(request));
+      return { user: user ? publicUser(user) : null };
+    },
+  );
+
+  const required = 'Email and password are required.';
+  const signInMessages: FieldMessages = {
+    email: { required, type: required, minLength: required },
+    password: { required, type: required, minLength: required },
+  };
+  app.post<{ Body: SignInRequest }>(
+    '/session',
+    {
+      schema: { body: schemas.signInBody, response: schemas.signInResponse },
+      config: { messages: signInMessages },
+    },
+    async (request, reply): Promise<SignInResponse> => {
+      const email = request.body.email.trim();
+      const { password } = request.body;
+      if (email === '') throw new HttpError(400, required);
+      checkText(email, 'Email');
+      try {
+        await limits.take(request.ip, email);
+      } catch (error) {
+        if (!(error instanceof TooManyAttempts)) throw error;
+        throw new HttpError(429, error.message, { 'retry-after': String(error.retryAfterSeconds) });
+      }
+      const user = await db
+        .selectFrom('users')
+        .selectAll()
+        .where(sql`lower(email)`, '=', sql`lower(${email})`)
+        .executeTakeFirst();
+      const check = await passwords.check(password, user?.passwordHash);
+      if (!user || !check.ok) throw new HttpError(401, 'Incorrect email or password');
+
+      if (check.needsRehash) {
+        const upgraded = await passwords.hash(password);
+        // Only over the hash just checked: a password changed meanwhile wins.
+        await db
+          .updateTable('users')
+          .set({ passwordHash: upgraded })
+          .where('id', '=', user.id)
+          .where('passwordHash', '=', user.passwordHash)
+          .execute();
+      }
+      await limits.succeeded(request.ip, email);
+      const token = await sessions.start(user.id, readCookie(request));
+      setSessionCookie(reply, token, config.sessions.absoluteSeconds);
+      return { user: publicUser(user) };
+    },
+  );
+
+  app.delete('/session', { schema: { response: schemas.noContent } }, async (request, reply) => {
+    await sessions.end(readCookie(request));
+    setSessionCookie(reply, '', 0);
+    return reply.code(204).send();
+  });
+
+  app.get<{ Querystring: { featured?: string } }>(
+    '/campaigns',
+    { schema: { querystring: schemas.campaignListQuery, response: schemas.campaignListResponse } },
+    async (request): Promise<CampaignListResponse> => {
+      const featuredOnly = ['1', 'true'].includes(request.query.featured ?? '');
+      let query = db.selectFrom('campaigns').select(SUMMARY_COLUMNS).where('status', '<>', 'draft');
+      if (featuredOnly) query = query.where('featured', '=', true);
+      const rows = await query.orderBy('featured', 'desc').orderBy('id').execute();
+      return { campaigns: rows.map(campaignSummary) };
+    },
+  );
+
+  app.get<{ Params: { id: string } }>(
+    '/campaigns/:id',
+    {
+      schema: { params: schemas.campaignParams, response: schemas.campaignResponse },
+      config: { messages: { id: { '*': 'Campaign id must be a positive whole number.' } } },
+    },
+    async (request): Promise<CampaignResponse> => {
+      const raw = request.params.id;
+      const id = Number(raw);
+      // Past the integer column's range nothing can exist.
+      const row =
+        id <= 2_147_483_647
+          ? await db
+              .selectFrom('campaigns')
+              .leftJoin('users', 'users.id', 'campaigns.ownerId')
+              .select(SUMMARY_COLUMNS.map((column) => `campaigns.${column}` as const))
+              .select(['description', 'ownerId', 'startsOn', 'endsOn', 'users.displayName as ownerName'])
+              .where('campaigns.id', '=', id)
+              .executeTakeFirst()
+          : undefined;
+      // Drafts are private: to anyone but their owner they do not exist.
+      const visible =
+        row && (row.status !== 'draft' || (await sessions.user(readCookie(request)))?.id === row.ownerId);
+      if (!row || !visible) throw new HttpError(404, `Campaign ${raw} does not exist.`);
+      const campaign: Campaign = {
+        ...campaignSummary(row),
+        description: row.description,
+        ownerId: row.ownerId,
+        ownerName: row.ownerName ?? 'Unknown organiser',
+        startsOn: row.startsOn,
+        endsOn: row.endsOn,
+      };
+      return { campaign };
+    },
+  );
+
+  app.get(
+    '/me/campaigns',
+    { schema: { response: schemas.campaignListResponse } },
+    async (request): Promise<CampaignListResponse> => {
+      const user = await requireUser(request);
+      const rows = await db
+        .selectFrom('campaigns')
+        .select(SUMMARY_COLUMNS)
+        .where('ownerId', '=', user.id)
+        .orderBy('id')
+        .execute();
+      return { campaigns: rows.map(campaignSummary) };
+    },
+  );
+
+  app.get(
+    '/profile',
+    { schema: { response: schemas.profileResponse } },
+    async (request): Promise<ProfileResponse> => {
+      return { profile: publicUser(await requireUser(request)) };
+    },
+  );
+
+  const nameRequired = 'Display name is required and must be text.';
+  app.patch<{ Body: ProfileUpdateRequest }>(
+    '/profile',
+    {
+      schema: { body: schemas.profileUpdateBody, response: schemas.profileResponse },
+      config: { messages: { displayName: { required: nameRequired, type: nameRequired } } },
+    },
+    async (request): Promise<ProfileResponse> => {
+      const displayName = validateDisplayName(request.body.displayName);
+      // One statement: the session is checked in the same write, so a sign-out in between wins.
+      const updated = await db
+        .updateTable('users')
+        .set({ displayName })
+        .where('id', '=', sessions.userIdOf(readCookie(request)))
+        .returningAll()
+        .executeTakeFirst();
+      if (!updated) throw new HttpError(401, 'You need to sign in first.');
+      return { profile: publicUser(updated) };
+    },
+  );
+
+  // Any other method on a known path: 405 with the methods that work.
+  for (const [url, methods] of routes) {
+    const others = ALL_METHODS.filter((method) => !methods.has(method));
+    const allow = [...methods].filter((method) => method !== 'HEAD').join(', ');
+    app.route({
+      method: others,
+      url,
+      config: { methodNotAllowed: true },
+      handler: async (request) => {
+        throw new HttpError(
+          405,
+          `${request.method} is not allowed on ${request.url.split('?')[0]}; use ${allow}.`,
+          {
+            allow,
+          },
+        );
+      },
+    });
+  }
+
+  // Expired and idle sessions are deleted at sign-in (the user's own) and swept here (everyone's).
+  const prune = () =>
+    sessions.prune().catch((error: unknown) => log.error('[demo-api] pruning sessions failed:', error));
+  await prune();
+  const timer = setInterval(prune, PRUNE_EVERY_MS);
+  timer.unref();
+  app.addHook('onClose', async () => clearInterval(timer));
+};
+
+const SUMMARY_COLUMNS = ['id', 'title', 'summary', 'status', 'goal', 'raised', 'featured', 'image'] as const;
+
+function campaignSummary(row: CampaignSummary): CampaignSummary {
+  return {
+    id: row.id,
+    title: row.title,
+    summary: row.summary,
+    status: row.status,
+    goal: row.goal,
+    raised: row.raised,
+    featured: row.featured,
+    image: row.image,
+  };
+}
+
+function publicUser(user: User): PublicUser {
+  return { id: user.id, email: user.email, displayName: user.displayName };
+}
+
+function validateDisplayName(value: string): string {
+  const name = value.trim();
+  // Count code points, not UTF-16 units, so emoji count as one character.
+  const length = [...name].length;
+  if (length < 1 || length > DISPLAY_NAME_MAX) {
+    throw new HttpError(400, `Display name must be between 1 and ${DISPLAY_NAME_MAX} characters.`);
+  }
+  checkText(name, 'Display name');
+  return name;
+}
+
+/** PostgreSQL text holds neither NUL nor half a surrogate pair; neither belongs in a name or an email. */
+function checkText(value: string, label: string): void {
+  if (/\p{Cc}/u.test(value)) throw new HttpError(400, `${label} must not contain control characters.`);
+  if (/\p{Cs}/u.test(value)) throw new HttpError(400, `${label} must be well-formed Unicode text.`);
+}
+
+/**
+ * A state-changing request must come from a page of this site. Browsers send `Sec-Fetch-Site` and
+ * `Origin` on every such fetch and a page cannot forge either; a request with neither (curl, an old
+ * browser) is refused too, since the cookie alone proves nothing about who sent it.
+ */
+function isSameOrigin(request: FastifyRequest, allowedOrigins: string[]): boolean {
+  const site = request.headers['sec-fetch-site'];
+  if (site !== undefined && site !== 'same-origin') return false;
+  const origin = request.headers.origin;
+  if (origin === undefined) return site === 'same-origin';
+  if (allowedOrigins.length > 0) return allowedOrigins.includes(origin);
+  try {
+    // Through URL on both sides, so a default port (`:80`) written on one side only still matches.
+    return new URL(origin).host === new URL(`${request.protocol}://${request.host}`).host;
+  } catch {
+    return false;
+  }
+}

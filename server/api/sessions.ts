@@ -1,0 +1,126 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { type Kysely, sql } from 'kysely';
+import type { Database, User } from '../database/schema.ts';
+import type { ApiConfig } from './config.ts';
+
+/** 32 random bytes, base64url: what a session cookie carries. */
+const TOKEN = /^[A-Za-z0-9_-]{43}$/;
+// Writing last_seen_at on every request would turn each read into a write; a minute's precision is
+// plenty for a 30-minute idle limit.
+const TOUCH_AFTER_MS = 60_000;
+
+function digest(token: string): string {
+  return createHash('sha256').update(token).digest('base64url');
+}
+
+/**
+ * Sessions live in the database, so any server process can check any session. Each row is keyed by
+ * the SHA-256 of the token, never the token itself, and carries an absolute expiry and a last-seen
+ * time for the idle limit.
+ */
+export class Sessions {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly config: ApiConfig['sessions'],
+    private readonly now: () => number,
+  ) {}
+
+  /**
+   * Starts a session and returns its token. The caller's previous session, if any, ends in the same
+   * transaction (a fresh id at every sign-in: no fixation), as do the user's oldest sessions beyond
+   * the cap and the user's expired ones.
+   */
+  async start(userId: string, previousToken: string | undefined): Promise<string> {
+    const token = randomBytes(32).toString('base64url');
+    const now = new Date(this.now());
+    await this.db.transaction().execute(async (tx) => {
+      if (previousToken !== undefined && TOKEN.test(previousToken)) {
+        await tx.deleteFrom('sessions').where('idHash', '=', digest(previousToken)).execute();
+      }
+      await tx
+        .deleteFrom('sessions')
+        .where('userId', '=', userId)
+        .where((eb) => eb.or([eb('expiresAt', '<=', now), eb('lastSeenAt', '<=', this.idleCutoff(now))]))
+        .execute();
+      await tx
+        .insertInto('sessions')
+        .values({
+          idHash: digest(token),
+          userId,
+          createdAt: now,
+          lastSeenAt: now,
+          expiresAt: new Date(now.getTime() + this.config.absoluteSeconds * 1000),
+        })
+        .execute();
+      const keep = tx
+        .selectFrom('sessions')
+        .select('idHash')
+        .where('userId', '=', userId)
+        .orderBy('createdAt', 'desc')
+        .orderBy('idHash')
+        .limit(this.config.maxPerUser);
+      await tx.deleteFrom('sessions').where('userId', '=', userId).where('idHash', 'not in', keep).execute();
+    });
+    return token;
+  }
+
+  /** The signed-in user, or undefined for a missing, unknown, idle or expired session. */
+  async user(token: string | undefined): Promise<User | undefined> {
+    if (token === undefined || !TOKEN.test(token)) return undefined;
+    const now = new Date(this.now());
+    const row = await this.db
+      .selectFrom('sessions')
+      .innerJoin('users', 'users.id', 'sessions.userId')
+      .selectAll('users')
+      .select(['sessions.idHash', 'sessions.lastSeenAt'])
+      .where('sessions.idHash', '=', digest(token))
+      .where('sessions.expiresAt', '>', now)
+      .where('sessions.lastSeenAt', '>', this.idleCutoff(now))
+      .executeTakeFirst();
+    if (!row) return undefined;
+    if (now.getTime() - row.lastSeenAt.getTime() >= TOUCH_AFTER_MS) {
+      await this.db
+        .updateTable('sessions')
+        .set({ lastSeenAt: now })
+        .where('idHash', '=', row.idHash)
+        .execute();
+    }
+    const { idHash: _idHash, lastSeenAt: _lastSeenAt, ...user } = row;
+    return user;
+  }
+
+  /** A sub-query for "the user of this live session", for writes that must check it atomically. */
+  userIdOf(token: string | undefined) {
+    const now = new Date(this.now());
+    return this.db
+      .selectFrom('sessions')
+      .select('userId')
+      .where('idHash', '=', token !== undefined && TOKEN.test(token) ? digest(token) : '')
+      .where('expiresAt', '>', now)
+      .where('lastSeenAt', '>', this.idleCutoff(now));
+  }
+
+  async end(token: string | undefined): Promise<void> {
+    if (token === undefined || !TOKEN.test(token)) return;
+    await this.db.deleteFrom('sessions').where('idHash', '=', digest(token)).execute();
+  }
+
+  /** Deletes every expired or idle session; returns how many. */
+  async prune(): Promise<number> {
+    const now = new Date(this.now());
+    const result = await this.db
+      .deleteFrom('sessions')
+      .where((eb) => eb.or([eb('expiresAt', '<=', now), eb('lastSeenAt', '<=', this.idleCutoff(now))]))
+      .executeTakeFirst();
+    // Rate-limit rows an hour past their window, as rate-limiter-flexible's own sweeper would.
+    await this.db
+      .deleteFrom('signInLimits')
+      .where('expire', '<', sql<number>`${Date.now() - 3_600_000}`)
+      .execute();
+    return Number(result.numDeletedRows);
+  }
+
+  private idleCutoff(now: Date): Date {
+    return new Date(now.getTime() - this.config.idleSeconds * 1000);
+  }
+}

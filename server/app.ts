@@ -1,0 +1,349 @@
+/**
+ * The production server: one Fastify instance that serves the build in `dist/` (precompressed, cached by kind
+ * of file), the demo API, the icon endpoint and the image optimiser, with the security headers of
+ * server/securityHeaders.ts on every response. server/main.ts starts it; tests build it and use `inject`.
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import fastifyCompress from '@fastify/compress';
+import fastifyStatic from '@fastify/static';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  LogController,
+} from 'fastify';
+import { routeRules, rulesFor } from '../machines/routeRules.ts';
+import { parseLocation } from '../machines/routes.ts';
+import { readApiConfig } from './api/config.ts';
+import { demoApiAdapter } from './demoApiAdapter.ts';
+import { handleIconRequest, ICON_ENDPOINT } from './icons.ts';
+import { createImageServer, IMAGE_CACHE_DEFAULTS, IMAGE_ENDPOINT } from './images.ts';
+import { hashesOfBuild } from './inlineHashes.ts';
+import { CACHE, cacheControlFor, type HeaderOptions, securityHeaders } from './securityHeaders.ts';
+
+/** The largest request body any route takes (the demo API's own limit is the same). */
+export const BODY_LIMIT_BYTES = 64 * 1024;
+
+/** What the API, icon and image modules log through. */
+type Logger = Pick<Console, 'warn' | 'error'>;
+
+export interface ServerOptions {
+  /** The build to serve (absolute). */
+  distDir: string;
+  /** The demo API's data folder. */
+  dataDir: string;
+  /** Source images of the optimiser. */
+  imagesDir: string;
+  /** Where rendered image variants are kept. */
+  imageCacheDir: string;
+  maxRendersInFlight?: number;
+  headers: HeaderOptions;
+  /** Pino options, or false in tests. */
+  logger?: boolean | Record<string, unknown>;
+  /** A request not answered by then is ended with 408 (node's requestTimeout). */
+  requestTimeoutMs?: number;
+  /** Honour X-Forwarded-* from a proxy in front (logs show the client's address). */
+  trustProxy?: boolean;
+}
+
+/** Files of the build that are never served: source maps, dotfiles (Vite's `.vite/` manifest), host config. */
+function isPrivate(relative: string): boolean {
+  return (
+    relative.endsWith('.map') ||
+    relative === '_headers' ||
+    relative.split('/').some((segment) => segment.startsWith('.'))
+  );
+}
+
+/** Every servable file of the build, relative and `/`-separated: requests resolve only against this set. */
+async function filesOf(dir: string): Promise<Set<string>> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  const files = entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'));
+  const all = new Set(files);
+  // The .br/.gz siblings are chosen by Accept-Encoding, never asked for by name.
+  const isVariant = (file: string) => /\.(br|gz)$/.test(file) && all.has(file.replace(/\.(br|gz)$/, ''));
+  return new Set(files.filter((file) => !isPrivate(file) && !isVariant(file)));
+}
+
+export class BadPathError extends Error {}
+
+/**
+ * The request path as decoded segments. Throws BadPathError for any traversal attempt: `.` or `..` segments
+ * (also percent-encoded), encoded `/` or `\`, NUL and other control characters. Returns undefined when the
+ * path is not valid percent-encoding at all.
+ */
+export function pathSegments(rawPath: string): string[] | undefined {
+  const parts = rawPath.split('/').slice(1);
+  const segments: string[] = [];
+  for (const part of parts) {
+    let segment: string;
+    try {
+      segment = decodeURIComponent(part);
+    } catch {
+      return undefined;
+    }
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is refused.
+    if (segment === '.' || segment === '..' || /[/\\\u0000-\u001f\u007f]/.test(segment))
+      throw new BadPathError();
+    segments.push(segment);
+  }
+  return segments;
+}
+
+function isDocumentRequest(request: FastifyRequest): boolean {
+  const accept = request.headers.accept ?? '';
+  return accept.includes('text/html') || accept.includes('*/*');
+}
+
+async function readBuildId(distDir: string): Promise<string> {
+  try {
+    const latest = JSON.parse(await readFile(path.join(distDir, '_app/builds/latest.json'), 'utf8'));
+    return typeof latest.id === 'string' ? latest.id : 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
+
+/** The console-style logger the API, icon and image modules take, writing to the server's structured log. */
+function consoleLike(log: FastifyBaseLogger): Logger {
+  const write =
+    (level: 'warn' | 'error') =>
+    (...args: unknown[]) => {
+      const err = args.find((arg) => arg instanceof Error);
+      const msg = args
+        .filter((arg) => !(arg instanceof Error))
+        .map(String)
+        .join(' ');
+      log[level](err ? { err } : {}, msg);
+    };
+  return { warn: write('warn'), error: write('error') };
+}
+
+function plain(reply: FastifyReply, status: number, message: string) {
+  return reply
+    .code(status)
+    .header('cache-control', CACHE.never)
+    .type('text/plain; charset=utf-8')
+    .send(message);
+}
+
+export async function buildServer(options: ServerOptions): Promise<FastifyInstance> {
+  const distDir = path.resolve(options.distDir);
+  const [files, hashes, buildId] = await Promise.all([
+    filesOf(distDir),
+    hashesOfBuild(distDir),
+    readBuildId(distDir),
+  ]);
+  const security = securityHeaders(hashes, options.headers);
+  const shell = files.has('200.html') ? '200.html' : 'index.html';
+  // For the router's bad-URL handler, whose reply has no sendFile: the shell is small and never changes.
+  const shellHtml = files.has(shell) ? await readFile(path.join(distDir, shell)) : Buffer.from('');
+
+  const app = Fastify({
+    logger: options.logger ?? false,
+    // One line per request, written by the onResponse hook below, instead of Fastify's two.
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: BODY_LIMIT_BYTES,
+    // Opening and migrating the API's embedded database can take longer than Fastify's default 10 s on a busy machine.
+    pluginTimeout: 60_000,
+    requestTimeout: options.requestTimeoutMs ?? 30_000,
+    // A slow client cannot hold a socket open for ever between requests, nor while sending headers.
+    keepAliveTimeout: 5_000,
+    connectionTimeout: 60_000,
+    // While shutting down, idle keep-alive sockets are closed at once; new requests get our own 503 (below),
+    // which goes through the hooks and so carries the security headers, unlike Fastify's built-in one.
+    return503OnClosing: false,
+    forceCloseConnections: 'idle',
+    // Malformed requests, header overflow and request timeouts, answered by the HTTP parser before any route.
+    clientErrorHandler: (error: NodeJS.ErrnoException, socket) => {
+      if (error.code === 'ECONNRESET' || socket.destroyed) return;
+      const [status, text] =
+        error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? [408, 'Request Timeout']
+          : error.code === 'HPE_HEADER_OVERFLOW'
+            ? [431, 'Request Header Fields Too Large']
+            : [400, 'Bad Request'];
+      const headers = Object.entries({ ...security, 'cache-control': CACHE.never })
+        .map(([name, value]) => `${name}: ${value}\r\n`)
+        .join('');
+      if (socket.writable) {
+        socket.write(
+          `HTTP/1.1 ${status} ${text}\r\n${headers}content-type: text/plain; charset=utf-8\r\ncontent-length: ${text.length + 1}\r\nconnection: close\r\n\r\n${text}.`,
+        );
+      }
+      socket.destroy();
+    },
+    trustProxy: options.trustProxy ?? false,
+    routerOptions: { maxParamLength: 2048 },
+    // A URL the router cannot decode: documents still get the app, which explains it; anything else a 400.
+    frameworkErrors: (error, request, reply: FastifyReply) => {
+      reply.headers(security);
+      const rawPath = request.raw.url ?? '';
+      const isEndpoint = /^\/(api|_ipx|assets|_app)(\/|$)/.test(rawPath);
+      if (
+        error.code === 'FST_ERR_BAD_URL' &&
+        request.method === 'GET' &&
+        !isEndpoint &&
+        isDocumentRequest(request)
+      ) {
+        return reply
+          .code(200)
+          .header('cache-control', CACHE.revalidate)
+          .type('text/html; charset=utf-8')
+          .send(shellHtml);
+      }
+      return plain(reply, 400, 'Bad request.');
+    },
+  });
+
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', async (_request, reply) => {
+    if (closing) {
+      reply.header('connection', 'close').header('retry-after', '1');
+      return plain(reply, 503, 'The server is shutting down; try again in a moment.');
+    }
+  });
+  app.addHook('onSend', async (_request, reply, payload) => {
+    reply.headers(security);
+    // A request that was in flight when shutdown began: its connection ends with it, so close() need not
+    // wait for the keep-alive timeout.
+    if (closing) reply.header('connection', 'close');
+    return payload;
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    // Path only: a query string may carry tokens; headers (cookies) and bodies (passwords) are never logged.
+    request.log.info(
+      {
+        method: request.method,
+        path: (request.raw.url ?? '').split('?')[0]?.slice(0, 512),
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime * 10) / 10,
+      },
+      'request',
+    );
+  });
+  app.addHook('onRequestAbort', async (request) => {
+    request.log.info(
+      { method: request.method, path: (request.raw.url ?? '').split('?')[0] },
+      'client hung up',
+    );
+  });
+
+  await app.register(fastifyCompress, {
+    // Static files are compressed at build time (server/precompress.ts); this covers API JSON and the rest.
+    threshold: 1024,
+    encodings: ['br', 'gzip'],
+  });
+  await app.register(fastifyStatic, {
+    root: distDir,
+    serve: false,
+    preCompressed: true,
+    // Caching is set per kind of file (cacheControlFor); send's own default would override it.
+    cacheControl: false,
+    dotfiles: 'deny',
+    index: false,
+  });
+
+  function sendBuildFile(reply: FastifyReply, relative: string) {
+    reply.header('cache-control', cacheControlFor(relative));
+    return reply.sendFile(relative);
+  }
+  function sendShell(reply: FastifyReply) {
+    return sendBuildFile(reply, shell);
+  }
+
+  app.get('/healthz', async (_request, reply) => {
+    reply.header('cache-control', CACHE.never);
+    return { status: 'ok', buildId };
+  });
+
+  // --- The demo API (server/api/plugin.ts), on the database its configuration names under dataDir. ---
+  await app.register(demoApiAdapter, {
+    prefix: '/api',
+    config: readApiConfig({ ...process.env, DATA_DIR: options.dataDir }),
+    log: consoleLike(app.log),
+  });
+
+  const iconHandler = async (request: FastifyRequest, reply: FastifyReply) => {
+    const response = await handleIconRequest(request.method, request.raw.url ?? request.url);
+    reply.code(response.status).headers(response.headers);
+    return reply.send(JSON.stringify(response.body));
+  };
+  app.all(ICON_ENDPOINT, iconHandler);
+  app.all(`${ICON_ENDPOINT}/*`, iconHandler);
+
+  const images = createImageServer({
+    dir: options.imagesDir,
+    cacheDir: options.imageCacheDir,
+    maxRendersInFlight: options.maxRendersInFlight ?? IMAGE_CACHE_DEFAULTS.maxRendersInFlight,
+    maxRendersQueued: IMAGE_CACHE_DEFAULTS.maxRendersQueued,
+    log: consoleLike(app.log),
+  });
+  const imageHandler = async (request: FastifyRequest, reply: FastifyReply) => {
+    const response = await images(request.method, request.raw.url ?? request.url);
+    reply.code(response.status).headers(response.headers);
+    return reply.send(response.body);
+  };
+  app.all(IMAGE_ENDPOINT, imageHandler);
+  app.all(`${IMAGE_ENDPOINT}/*`, imageHandler);
+
+  // --- The build: files, prerendered pages, the SPA shell. ---
+  app.route({
+    method: ['GET', 'HEAD'],
+    url: '/*',
+    handler: async (request, reply) => {
+      const rawPath = (request.raw.url ?? '/').split('?')[0] ?? '/';
+      let segments: string[] | undefined;
+      try {
+        segments = pathSegments(rawPath);
+      } catch (error) {
+        if (error instanceof BadPathError) return plain(reply, 400, 'Bad request: the path is not allowed.');
+        throw error;
+      }
+      if (segments === undefined) {
+        return isDocumentRequest(request)
+          ? sendShell(reply)
+          : plain(reply, 400, 'Bad request: undecodable path.');
+      }
+      const relative = segments.join('/');
+      if (files.has(relative)) return sendBuildFile(reply, relative);
+      // A prerendered page: `/campaign/1` (or `/campaign/1/`) is dist/campaign/1/index.html, with no redirect.
+      const page =
+        relative === '' || relative.endsWith('/') ? `${relative}index.html` : `${relative}/index.html`;
+      if (files.has(page) && page !== shell) return sendBuildFile(reply, page);
+      // Missing build files are real 404s: chunk-load recovery tells a new deploy from a broken network by it.
+      if (relative.startsWith('assets/') || relative.startsWith('_app/') || isPrivate(relative)) {
+        return plain(reply, 404, 'Not found.');
+      }
+      if (!isDocumentRequest(request)) return plain(reply, 404, 'Not found.');
+      const location = parseLocation(request.raw.url ?? '/');
+      const redirect = location ? rulesFor(location.pathname, routeRules).redirect : undefined;
+      if (location && redirect && parseLocation(redirect)) {
+        return reply.code(307).header('location', `${redirect}${location.search}`).send();
+      }
+      return sendShell(reply);
+    },
+  });
+
+  app.setNotFoundHandler((request, reply) =>
+    plain(reply, request.method === 'GET' || request.method === 'HEAD' ? 404 : 405, 'Not found.'),
+  );
+  app.setErrorHandler((error, request, reply) => {
+    const status = (error as { statusCode?: number }).statusCode ?? 500;
+    if (status >= 500) request.log.error({ err: error }, 'request failed');
+    return plain(
+      reply,
+      status >= 400 && status < 600 ? status : 500,
+      status >= 500 ? 'Internal server error.' : error instanceof Error ? error.message : 'Bad request.',
+    );
+  });
+
+  return app;
+}

@@ -1,0 +1,13 @@
+import type { Migration } from 'kysely';
+import * as initial from './0001_initial.ts';
+import * as seed from './0002_seed.ts';
+
+/**
+ * Every migration, by name; Kysely runs them in name order and records each in `kysely_migration`.
+ * Listed here rather than read from the folder so that a bundled server carries them too.
+ * Never edit or rename one that has shipped: add the next number instead.
+ */
+export const migrations: Record<string, Migration> = {
+  '0001_initial': initial,
+  '0002_seed': seed,
+};

@@ -1,0 +1,63 @@
+import type { ColumnType, Insertable, Selectable, Updateable } from 'kysely';
+import type { CampaignStatus } from '../types.ts';
+
+// The typed schema of the demo API's database. Column names are snake_case in SQL and camelCase here
+// (Kysely's CamelCasePlugin maps them). Migrations under ./migrations create exactly this; a test
+// compares the two through the database's own catalogue.
+
+export interface UsersTable {
+  id: string;
+  email: string;
+  displayName: string;
+  /** A PHC string (`$argon2id$v=19$m=…,t=…,p=…$salt$hash`) or a legacy `scrypt$salt$hash`. */
+  passwordHash: string;
+  createdAt: ColumnType<Date, Date | undefined, never>;
+}
+
+export interface CampaignsTable {
+  id: number;
+  title: string;
+  summary: string;
+  description: string;
+  status: CampaignStatus;
+  /** Whole currency units. */
+  goal: number;
+  raised: number;
+  ownerId: string;
+  featured: boolean;
+  image: string | null;
+  /** `date` columns, read back as `YYYY-MM-DD` text (see the type parsers in ./open.ts). */
+  startsOn: string;
+  endsOn: string;
+}
+
+export interface SessionsTable {
+  /** SHA-256 of the cookie's token: a copy of the table does not hand out live sessions. */
+  idHash: string;
+  userId: string;
+  createdAt: Date;
+  lastSeenAt: Date;
+  /** Absolute expiry: createdAt plus the absolute lifetime. */
+  expiresAt: Date;
+}
+
+/** The layout rate-limiter-flexible's Postgres store expects (created by our migration, not by it). */
+export interface SignInLimitsTable {
+  key: string;
+  points: number;
+  /** Milliseconds since the epoch; int8, which node-postgres reads as text. */
+  expire: ColumnType<string | number | null, number | null, number | null>;
+}
+
+export interface Database {
+  users: UsersTable;
+  campaigns: CampaignsTable;
+  sessions: SessionsTable;
+  signInLimits: SignInLimitsTable;
+}
+
+export type User = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type UserUpdate = Updateable<UsersTable>;
+export type CampaignRow = Selectable<CampaignsTable>;
+export type SessionRow = Selectable<SessionsTable>;

@@ -1,0 +1,282 @@
+/**
+ * Build-time prerendering (issue 12). After `vite build` has written the client, this plugin:
+ *  1. keeps the unrendered SPA shell as `dist/200.html` (for every path that is not prerendered);
+ *  2. starts the demo API on a loopback port over a fresh copy of the demo data, and lists the paths the
+ *     route rules prerender (`prerenderPaths`: the public pages, one per public campaign);
+ *  3. loads the renderer vite.config.ts names (src/prerender.tsx) through Vite's module runner and renders each path with React's server
+ *     renderer: same route table, loader, machine and components as the browser;
+ *  4. writes `dist/{path}/index.html` (the shell with that page's markup, title, description, the page
+ *     chunk preloaded and the payload inlined as JSON) and `dist/{path}/_payload.json` beside it;
+ *  5. lists the paths in the build manifest (`prerendered`).
+ * `vite preview` then serves a prerendered path's HTML, else `200.html` (the production server does the
+ * same). Nothing renders per request.
+ */
+import { existsSync } from 'node:fs';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createServer as createViteServer, type Plugin } from 'vite';
+import { INLINE_PAYLOAD_ID, type PagePayload, serializeInlinePayload } from '../machines/payload.ts';
+import { prerenderPaths, routeRules, withoutTrailingSlash } from '../machines/routeRules.ts';
+import { createApiApp } from './api/app.ts';
+import { readApiConfig } from './api/config.ts';
+import type { CampaignListResponse, PageRenderer, RenderedPage } from './types.ts';
+
+type Next = (error?: unknown) => void;
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const SHELL = '200.html';
+const BUILDS = '_app/builds';
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+}
+
+/** Where a prerendered path's HTML goes: `/` is `index.html`, `/a/b` is `a/b/index.html`. */
+export function htmlFileOf(path: string): string {
+  const dir = withoutTrailingSlash(path).slice(1);
+  return dir === '' ? 'index.html' : `${dir}/index.html`;
+}
+
+export interface DocumentParts {
+  readonly html: string;
+  readonly title: string;
+  readonly description: string | null;
+  readonly payload: PagePayload;
+  /** Files (under the base) to `modulepreload`: the page's chunk and what it imports. */
+  readonly preload: readonly string[];
+}
+
+/**
+ * The shell with one page in it. Only `<title>`, the description, `#root`'s content and a few added tags
+ * change: every inline script of the shell stays byte for byte as it is (the server hashes them for CSP).
+ * The "needs JavaScript" notice goes, since this page works without it.
+ */
+export function renderDocument(shell: string, parts: DocumentParts, base = '/'): string {
+  const replaceOnce = (text: string, pattern: RegExp, replacement: string, what: string) => {
+    if (!pattern.test(text)) throw new Error(`The HTML shell has no ${what} to prerender into.`);
+    return text.replace(pattern, () => replacement);
+  };
+  let out = replaceOnce(
+    shell,
+    /<title>[^<]*<\/title>/,
+    `<title>${escapeHtml(parts.title)}</title>`,
+    '<title>',
+  );
+  if (parts.description !== null) {
+    out = replaceOnce(
+      out,
+      /<meta name="description" content="[^"]*"\s*\/?>/,
+      `<meta name="description" content="${escapeHtml(parts.description)}" />`,
+      'description',
+    );
+  }
+  // React puts the resource hints of the page (the hero image's preload) first in its markup; they belong in
+  // <head>, and `#root` must hold exactly what hydration renders.
+  const hints = /^(?:<link [^>]*\/>)+/.exec(parts.html)?.[0] ?? '';
+  const links = parts.preload
+    .map((file) => `<link rel="modulepreload" crossorigin href="${escapeHtml(`${base}${file}`)}">`)
+    .join('');
+  out = replaceOnce(out, /<\/head>/, `${hints}${links}</head>`, '</head>');
+  // The payload block is data, never run: `type="application/json"`, with `<` escaped inside.
+  const payload = `<script type="application/json" id="${INLINE_PAYLOAD_ID}">${serializeInlinePayload(parts.payload)}</script>`;
+  const markup = parts.html.slice(hints.length);
+  out = replaceOnce(
+    out,
+    /<div id="root">[\s\S]*?<\/div>/,
+    `<div id="root">${markup}</div>${payload}`,
+    '#root',
+  );
+  return out.replace(/\s*<noscript>[\s\S]*?<\/noscript>/, '');
+}
+
+/**
+ * The demo API on a loopback port, for the loaders at build: an embedded database in a throw-away folder,
+ * seeded with the demo data (or a copy of `PRERENDER_DATA_DIR`), never the developer's `.data` or a
+ * `DATABASE_URL` server, so what is prerendered is the same on every machine.
+ */
+async function startBuildApi(): Promise<{ origin: string; close(): Promise<void> }> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'campaign-web-prerender-'));
+  const source = process.env.PRERENDER_DATA_DIR;
+  if (source) await cp(source, dataDir, { recursive: true });
+  const config = readApiConfig({ ...process.env, DATABASE_URL: '', DATA_DIR: dataDir });
+  const { app } = await createApiApp({ config });
+  try {
+    const origin = await app.listen({ port: 0, host: '127.0.0.1' });
+    return {
+      origin,
+      close: async () => {
+        await app.close();
+        await rm(dataDir, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    await app.close().catch(() => undefined);
+    await rm(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/**
+ * The loaders call `fetch('/api/…')` as in the browser; at build, relative URLs go to the build's API.
+ * Only for the duration of the render.
+ */
+async function withApiOrigin<T>(origin: string, run: () => Promise<T>): Promise<T> {
+  const original = globalThis.fetch;
+  globalThis.fetch = (input, init) =>
+    original(typeof input === 'string' && input.startsWith('/') ? `${origin}${input}` : input, init);
+  try {
+    return await run();
+  } finally {
+    globalThis.fetch = original;
+  }
+}
+
+interface ViteManifestChunk {
+  readonly file: string;
+  readonly imports?: readonly string[];
+}
+
+/** The page's chunk and its static imports, minus what the entry already loads. */
+function chunkFiles(manifest: Record<string, ViteManifestChunk>, route: string): string[] {
+  const key = Object.keys(manifest).find((name) => name.endsWith(`src/pages/${pageFileOf(route)}.tsx`));
+  if (!key) return [];
+  const entry = Object.keys(manifest).find((name) => (manifest[name] as { isEntry?: boolean }).isEntry);
+  const closure = (start: string, seen = new Set<string>()) => {
+    if (seen.has(start)) return seen;
+    seen.add(start);
+    for (const imported of manifest[start]?.imports ?? []) closure(imported, seen);
+    return seen;
+  };
+  const loaded = entry ? closure(entry) : new Set<string>();
+  return [...closure(key)].filter((name) => !loaded.has(name)).map((name) => manifest[name]?.file ?? '');
+}
+
+/** The file under src/pages/ of each route (src/pages/registry.ts imports the same). */
+function pageFileOf(route: string): string {
+  return route === 'campaignComponentsInfo' ? 'componentsInfo' : route;
+}
+
+export interface PrerenderOptions {
+  /** The renderer module, from the project root (it exports `renderPage`; see `PageRenderer`). */
+  readonly entry: string;
+  /**
+   * Plugins the renderer's module runner needs to load the app as the client build does (vite.config.ts
+   * passes the icon bundle with its body parser, so icons render into the HTML exactly as they hydrate).
+   */
+  readonly renderPlugins?: readonly Plugin[];
+}
+
+export function prerenderPages({ entry, renderPlugins = [] }: PrerenderOptions): Plugin {
+  let outDir = 'dist';
+  let base = '/';
+  let buildId = '';
+  let enabled = false;
+  return {
+    name: 'campaign-web:prerender',
+    configResolved(config) {
+      outDir = resolve(config.root, config.build.outDir);
+      base = config.base;
+      enabled = config.command === 'build' && !config.build.ssr;
+      const define = config.define?.__BUILD_ID__;
+      buildId = typeof define === 'string' ? JSON.parse(define) : '';
+    },
+    async closeBundle() {
+      if (!enabled) return;
+      const started = Date.now();
+      const shell = await readFile(join(outDir, 'index.html'), 'utf8');
+      await writeFile(join(outDir, SHELL), shell);
+      const manifest = JSON.parse(await readFile(join(outDir, '.vite/manifest.json'), 'utf8'));
+      const api = await startBuildApi();
+      try {
+        const list = (await (await fetch(`${api.origin}/api/campaigns`)).json()) as CampaignListResponse;
+        const paths = prerenderPaths(routeRules, {
+          '/campaign': list.campaigns.map((campaign) => String(campaign.id)),
+        });
+        const pages: { path: string; page: RenderedPage }[] = [];
+        // A Vite server without HTTP, only for its module runner: TSX, the icon bundle and the page chunks'
+        // dynamic imports work as in the app; dependencies load from node_modules as they are.
+        const vite = await createViteServer({
+          root: ROOT,
+          configFile: false,
+          logLevel: 'error',
+          appType: 'custom',
+          server: { middlewareMode: true, hmr: false, ws: false, watch: null },
+          optimizeDeps: { noDiscovery: true, include: [] },
+          plugins: [...renderPlugins],
+          define: { __BUILD_ID__: JSON.stringify(buildId) },
+        });
+        try {
+          const renderer = (await vite.ssrLoadModule(entry)) as unknown as PageRenderer;
+          await withApiOrigin(api.origin, async () => {
+            for (const path of paths) pages.push({ path, page: await renderer.renderPage(path, buildId) });
+          });
+        } finally {
+          await vite.close();
+        }
+        for (const { path, page } of pages) {
+          const file = join(outDir, htmlFileOf(path));
+          await mkdir(dirname(file), { recursive: true });
+          const preload = chunkFiles(manifest, page.route);
+          await writeFile(file, renderDocument(shell, { ...page, preload }, base));
+          await writeFile(join(dirname(file), '_payload.json'), JSON.stringify(page.payload));
+        }
+        const metaFile = join(outDir, BUILDS, 'meta', `${buildId}.json`);
+        const meta = JSON.parse(await readFile(metaFile, 'utf8'));
+        await writeFile(metaFile, JSON.stringify({ ...meta, prerendered: paths }));
+        console.log(`prerendered ${paths.length} pages in ${Date.now() - started} ms: ${paths.join(' ')}`);
+      } finally {
+        await api.close();
+      }
+    },
+    configurePreviewServer(server) {
+      server.middlewares.use(servePrerendered(() => outDir, base));
+    },
+  };
+}
+
+/**
+ * `vite preview` as the production server answers a document request: the prerendered HTML of that path
+ * when there is one, else the SPA shell (`200.html`), so no other path ever shows a prerendered page.
+ */
+function servePrerendered(outDir: () => string, base: string) {
+  let prerendered: Set<string> | null = null;
+  const load = async () => {
+    if (prerendered) return prerendered;
+    try {
+      const latest = JSON.parse(await readFile(join(outDir(), BUILDS, 'latest.json'), 'utf8'));
+      const meta = JSON.parse(await readFile(join(outDir(), BUILDS, 'meta', `${latest.id}.json`), 'utf8'));
+      prerendered = new Set(meta.prerendered as string[]);
+    } catch {
+      prerendered = new Set();
+    }
+    return prerendered;
+  };
+  return (req: IncomingMessage, res: ServerResponse, next: Next) => {
+    const accept = req.headers.accept ?? '';
+    if ((req.method !== 'GET' && req.method !== 'HEAD') || !accept.includes('text/html') || !req.url)
+      return next();
+    const raw = req.url.split('?')[0] ?? '';
+    if (!raw.startsWith(base)) return next();
+    const path = withoutTrailingSlash(`/${raw.slice(base.length)}`);
+    if (
+      path.startsWith('/api/') ||
+      path.startsWith('/_ipx/') ||
+      (/\.\w+$/.test(path) && path !== '/index.html')
+    )
+      return next();
+    load().then((paths) => {
+      const file = paths.has(path) ? htmlFileOf(path) : SHELL;
+      const full = join(outDir(), file);
+      if (!existsSync(full)) return next();
+      readFile(full).then((body) => {
+        res.statusCode = 200;
+        res.setHeader('content-type', 'text/html; charset=utf-8');
+        res.setHeader('cache-control', 'no-cache');
+        res.end(req.method === 'HEAD' ? undefined : body);
+      }, next);
+    }, next);
+  };
+}
