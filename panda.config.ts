@@ -1,4 +1,5 @@
 import { defineConfig } from '@pandacss/dev';
+import { alertRecipe, cardRecipe, textStyles } from './src/ui/theme.styles';
 import { toastKeyframes, toastRecipe } from './src/ui/toast.recipe';
 
 /**
@@ -68,6 +69,7 @@ export default defineConfig({
     extend: {
       keyframes: { ...toastKeyframes },
       slotRecipes: { toast: toastRecipe },
+      textStyles,
       breakpoints: { xs: '320px', sm: '640px', md: '768px', lg: '1024px', xl: '1280px', '2xl': '1536px' },
       tokens: {
         fonts: {
@@ -112,6 +114,8 @@ export default defineConfig({
         radii: { control: { value: '{radii.md}' }, card: { value: '{radii.xl}' } },
       },
       recipes: {
+        card: cardRecipe,
+        alert: alertRecipe,
         button: {
           className: 'button',
           base: {

@@ -1,28 +1,36 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { apiPreload } from './server/apiPreload.ts';
 import { buildManifest } from './server/buildManifest.ts';
 import { colorModeBoot } from './server/colorModeBoot.ts';
 import { bundledIcons } from './server/iconBundle.ts';
 import { assetEndpoints, demoApi } from './server/plugin.ts';
+import { prerenderPages } from './server/prerender.ts';
 import { spaFallbackForMalformedPaths } from './server/spaFallback.ts';
+import { config } from './src/config.ts';
+import { parseIconBody } from './src/platform/iconSvg.ts';
 
 const port = Number(process.env.PORT) || 4173;
 
 export default defineConfig({
   plugins: [
     react(),
-    colorModeBoot(),
+    colorModeBoot({ storageKey: config.colorMode.storageKey }),
     spaFallbackForMalformedPaths(),
     buildManifest(),
+    prerenderPages({ entry: '/src/prerender.tsx', renderPlugins: [bundledIcons({ parseIconBody })] }),
     demoApi(),
     assetEndpoints(),
-    bundledIcons(),
+    bundledIcons({ parseIconBody }),
+    apiPreload(),
   ],
   server: { port: Number(process.env.PORT) || 5173 },
   preview: { port, strictPort: true, host: process.env.HOST || 'localhost' },
   build: {
     target: 'es2022',
-    sourcemap: true,
+    // Maps are written for debugging but not referenced from the code; the build's last step moves them out
+    // of dist/ (server/finalizeBuild.ts), so they are never deployed or served.
+    sourcemap: 'hidden',
     // Read by scripts/bench.mjs to follow the import graph of the initial load.
     manifest: true,
   },

@@ -1,3 +1,4 @@
+import type { AppTiming } from '../machines/app.machine';
 import type { SwipeDirection, ToastPosition } from '../machines/toaster.utils';
 
 /**
@@ -9,11 +10,8 @@ export interface AppConfig {
   readonly apiBaseUrl: string;
   /** A request that has not answered by then fails with a timeout error the UI can explain. */
   readonly apiTimeoutMs: number;
-  /**
-   * A navigation that takes longer than this shows the loading indicator. Below it, nothing flashes:
-   * most navigations settle within one frame budget plus a fast API round trip.
-   */
-  readonly slowNavigationMs: number;
+  /** Every delay of the app machine, passed into it as one object (`input.timing`); see AppTiming. */
+  readonly timing: AppTiming;
   /** Guards may redirect; a chain longer than this is a bug in the guards and ends on an error page. */
   readonly maxRedirects: number;
   /** Paths echoed into error messages are cut to this many characters, so a hostile URL cannot flood the page. */
@@ -32,6 +30,20 @@ export interface AppConfig {
   readonly colorMode: ColorModeConfig;
   /** Tooltips (src/ui/Tooltip.tsx). */
   readonly tooltip: TooltipConfig;
+  /** Page-data prefetch on link intent (src/platform/prefetch.ts). */
+  readonly prefetch: PrefetchConfig;
+}
+
+export interface PrefetchConfig {
+  /** At most this many prefetched pages are kept; the oldest goes (and its request is cancelled). */
+  readonly maxEntries: number;
+  /** Prefetched data older than this is not used: pointing to clicking takes a few hundred ms. */
+  readonly freshMs: number;
+  /**
+   * Also fetch the data of public pages whose links are on screen, once, when the browser is idle (as Nuxt
+   * prefetches the payloads of visible links), so that even a click without a hover first commits at once.
+   */
+  readonly viewportData: boolean;
 }
 
 export interface ColorModeConfig {
@@ -56,16 +68,14 @@ export interface BuildConfig {
   readonly id: string;
   /** Where the build writes `latest.json` and `meta/{id}.json`, under the app's base path. */
   readonly manifestBase: string;
-  /** The manifest is fetched this long after start: after the first paint, before most second clicks. */
-  readonly manifestPreloadMs: number;
-  /** How often `latest.json` is checked: deploys are rare, and each check is a request. */
-  readonly updateCheckIntervalMs: number;
-  /** Failed checks back off by doubling the interval, up to this. */
-  readonly maxUpdateCheckIntervalMs: number;
-  /** Coming back to the tab checks at once, but not more often than this. */
-  readonly updateRecheckThrottleMs: number;
   /** A page is reloaded after a chunk failure at most once per this window and path. */
   readonly reloadGuardMs: number;
+  /**
+   * And at most this many times per `reloadCapWindowMs` in the tab's session, whatever the paths: a reload
+   * cycle slower than `reloadGuardMs` (a slow link, stale HTML from a cache) would otherwise loop forever.
+   */
+  readonly maxReloads: number;
+  readonly reloadCapWindowMs: number;
   /** Where the reload guard remembers its reloads (sessionStorage). */
   readonly reloadGuardKey: string;
 }
@@ -143,16 +153,23 @@ export const config: AppConfig = {
   build: {
     id: typeof __BUILD_ID__ === 'string' ? __BUILD_ID__ : 'dev',
     manifestBase: `${import.meta.env?.BASE_URL ?? '/'}_app/builds`,
-    manifestPreloadMs: 1000,
-    updateCheckIntervalMs: HOUR,
-    maxUpdateCheckIntervalMs: 6 * HOUR,
-    updateRecheckThrottleMs: 5 * 60 * 1000,
     reloadGuardMs: 10_000,
+    maxReloads: 3,
+    reloadCapWindowMs: 5 * 60 * 1000,
     reloadGuardKey: 'campaign-web:reload',
   },
   apiBaseUrl: readApiBaseUrl(),
   apiTimeoutMs: 10_000,
-  slowNavigationMs: 250,
+  timing: {
+    // Below it nothing flashes: most navigations settle within a frame budget plus a fast API round trip.
+    slowNavigationMs: 250,
+    // After the first paint, before most second clicks.
+    manifestPreloadMs: 1000,
+    // Deploys are rare, and each check is a request.
+    updateCheckIntervalMs: HOUR,
+    maxUpdateCheckIntervalMs: 6 * HOUR,
+    updateRecheckThrottleMs: 5 * 60 * 1000,
+  },
   maxRedirects: 10,
   maxEchoedPathLength: 200,
   appName: 'campaign-web',
@@ -192,4 +209,5 @@ export const config: AppConfig = {
     themeColors: { light: '#ffffff', dark: '#0f172a' },
   },
   tooltip: { openDelayMs: 700, skipDelayMs: 300 },
+  prefetch: { maxEntries: 8, freshMs: 10_000, viewportData: true },
 };

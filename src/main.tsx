@@ -1,13 +1,17 @@
 import './index.css';
 import { createBrowserHistory } from 'history';
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import type { InspectionEvent, Observer } from 'xstate';
-import { App } from './App';
+import type { AppInput } from '../machines/app.machine';
+import { bootPage } from '../machines/app.utils';
+import { routes } from '../machines/routes';
 import { config } from './config';
+import { importPage, loadPage, revalidatePage } from './pages/registry';
 import { appInputFrom, createBrowserApp } from './platform/app';
 import { mountOrReport } from './platform/boot';
-import { AppActor } from './ui/appActor';
+import { readInlinePayload } from './platform/payload';
+import { connectPrefetch } from './platform/prefetch';
+import { Root } from './Root';
 
 async function loadInspector(): Promise<Observer<InspectionEvent> | undefined> {
   if (!import.meta.env.DEV || !new URLSearchParams(window.location.search).has('inspect')) return undefined;
@@ -15,19 +19,38 @@ async function loadInspector(): Promise<Observer<InspectionEvent> | undefined> {
   return createInspector();
 }
 
+/**
+ * A prerendered document carries its page's data inline: the app machine then boots on that page, settled,
+ * and React hydrates the HTML instead of replacing it. That needs the page's chunk before the first render
+ * (the HTML preloads it). Anything amiss (no payload, another build's, a chunk that will not load) and the
+ * app starts as an SPA, exactly as on a page that was never prerendered.
+ */
+async function prerenderedPage(): Promise<AppInput['initial']> {
+  const payload = readInlinePayload();
+  // The HTML was rendered for the path alone; a page may show what its query says (sign-in's return-to),
+  // so with a query the app renders from scratch rather than hydrate markup that may differ.
+  if (!payload || window.location.search !== '') return undefined;
+  const { pathname, search, hash } = window.location;
+  const initial = { fullPath: `${pathname}${search}${hash}`, data: payload.data };
+  const page = bootPage(initial, routes);
+  if (!page?.route) return undefined;
+  let title: string | undefined;
+  try {
+    title = (await importPage(page.route)).title?.(payload.data);
+  } catch {
+    return undefined;
+  }
+  return { ...initial, title };
+}
+
 void mountOrReport(async () => {
   const container = document.getElementById('root');
   if (!container) throw new Error('index.html has no #root element to mount into.');
-  const inspect = await loadInspector();
-  const logic = createBrowserApp(createBrowserHistory());
-  createRoot(container).render(
-    <StrictMode>
-      <AppActor.Provider
-        logic={logic}
-        options={{ input: appInputFrom(config), ...(inspect ? { inspect } : {}) }}
-      >
-        <App />
-      </AppActor.Provider>
-    </StrictMode>,
-  );
+  const [inspect, initial] = await Promise.all([loadInspector(), prerenderedPage()]);
+  const logic = createBrowserApp(createBrowserHistory(), { loadPage, revalidatePage });
+  connectPrefetch(importPage);
+  const input: AppInput = { ...appInputFrom(config), ...(initial ? { initial } : {}) };
+  const root = <Root logic={logic} input={input} inspect={inspect} />;
+  if (initial) hydrateRoot(container, root);
+  else createRoot(container).render(root);
 });

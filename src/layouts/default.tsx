@@ -1,9 +1,10 @@
 import type { ReactNode } from 'react';
+import { pathTo } from '../../machines/routes';
 import { css } from '../../styled-system/css';
 import { button } from '../../styled-system/recipes';
 import { config } from '../config';
-import { AppActor, useSession, useSessionRef } from '../ui/appActor';
-import { ColorModeSwitch } from '../ui/ColorModeSwitch';
+import { useAppView, useSessionRef, useSessionView } from '../ui/appActor';
+import { LazyColorModeSwitch } from '../ui/ColorModeSwitch.lazy';
 import { Icon } from '../ui/Icon';
 import { Link } from '../ui/Link';
 
@@ -41,12 +42,11 @@ const container = css({ maxW: '6xl', mx: 'auto', px: { base: '4', md: '6' }, w: 
 /** The one layout: header with navigation, the page, a footer. */
 export function DefaultLayout({ children }: { readonly children: ReactNode }) {
   const session = useSessionRef();
-  const signedIn = useSession((snapshot) => snapshot.context.user !== null) ?? false;
-  const signingOut = useSession((snapshot) => snapshot.matches('signingOut')) ?? false;
-  const busy = AppActor.useSelector((snapshot) => snapshot.hasTag('busy'));
+  const { signedIn, signingOut } = useSessionView();
+  const { busy, current } = useAppView();
   // Until the first page commits, main is empty: a footer would sit on screen only to jump below the fold
   // when the page arrives, a layout shift on every first load of a long page.
-  const hasPage = AppActor.useSelector((snapshot) => snapshot.context.current !== null);
+  const hasPage = current !== null;
   return (
     <div className={css({ minH: '100dvh', display: 'flex', flexDirection: 'column', bg: 'bg.muted' })}>
       {/* biome-ignore lint/a11y/useValidAnchor: a skip link is in-page navigation and works without JS too. */}
@@ -78,7 +78,7 @@ export function DefaultLayout({ children }: { readonly children: ReactNode }) {
           className={`${container} ${css({ display: 'flex', alignItems: 'center', gap: '2', minH: '16', flexWrap: 'wrap', py: '2' })}`}
         >
           <Link
-            to="/"
+            to={pathTo('index')}
             className={css({
               fontWeight: 'extrabold',
               fontSize: 'lg',
@@ -107,13 +107,13 @@ export function DefaultLayout({ children }: { readonly children: ReactNode }) {
               {signedIn ? (
                 <>
                   <li>
-                    <Link to="/home" className={navLink}>
+                    <Link to={pathTo('home')} className={navLink}>
                       <Icon name="lucide:house" />
                       Home
                     </Link>
                   </li>
                   <li>
-                    <Link to="/profile" className={navLink}>
+                    <Link to={pathTo('profile')} className={navLink}>
                       <Icon name="lucide:user-round" />
                       Profile
                     </Link>
@@ -121,7 +121,7 @@ export function DefaultLayout({ children }: { readonly children: ReactNode }) {
                 </>
               ) : (
                 <li>
-                  <Link to="/login" className={navLink}>
+                  <Link to={pathTo('login')} className={navLink}>
                     <Icon name="lucide:log-in" />
                     Sign in
                   </Link>
@@ -129,7 +129,7 @@ export function DefaultLayout({ children }: { readonly children: ReactNode }) {
               )}
             </ul>
           </nav>
-          <ColorModeSwitch compact />
+          <LazyColorModeSwitch compact />
           {signedIn ? (
             <button
               type="button"
@@ -158,7 +158,7 @@ export function DefaultLayout({ children }: { readonly children: ReactNode }) {
           >
             <p>{config.appName} — a demo of statechart-driven navigation.</p>
             <Link
-              to="/campaign/components/info"
+              to={pathTo('campaignComponentsInfo')}
               className={css({ color: 'fg.muted', _hover: { color: 'fg.highlighted' } })}
             >
               Component gallery

@@ -1,3 +1,4 @@
+import { pathTo } from '../../machines/routes';
 import type { Campaign, CampaignResponse } from '../../server/types';
 import { css } from '../../styled-system/css';
 import { apiRequest } from '../platform/api';
@@ -5,7 +6,7 @@ import { GoalProgress, StatusBadge } from '../ui/CampaignCard';
 import { Icon } from '../ui/Icon';
 import { Image } from '../ui/Image';
 import { Link } from '../ui/Link';
-import { card, muted, pageTitle, stack } from '../ui/styles';
+import { card, muted, pageTitle, sectionTitle, stack } from '../ui/styles';
 import { definePage, type PageProps } from './types';
 
 const dateFormat = new Intl.DateTimeFormat('en', { dateStyle: 'long', timeZone: 'UTC' });
@@ -20,7 +21,7 @@ function CampaignPage({ data: campaign }: PageProps<Campaign>) {
     <article className={stack}>
       <nav aria-label="Breadcrumb" className={css({ fontSize: 'sm' })}>
         <Link
-          to="/"
+          to={pathTo('index')}
           className={css({
             color: 'fg.muted',
             display: 'inline-flex',
@@ -74,10 +75,7 @@ function CampaignPage({ data: campaign }: PageProps<Campaign>) {
           ))}
         </section>
         <aside aria-labelledby="progress-title" className={`${card} ${css({ display: 'grid', gap: '4' })}`}>
-          <h2
-            id="progress-title"
-            className={css({ fontSize: 'lg', fontWeight: 'bold', color: 'fg.highlighted' })}
-          >
+          <h2 id="progress-title" className={sectionTitle}>
             Progress
           </h2>
           <GoalProgress raised={campaign.raised} goal={campaign.goal} title={campaign.title} />
@@ -106,4 +104,5 @@ export default definePage<Campaign>({
     return body.campaign;
   },
   title: (campaign) => campaign.title,
+  description: (campaign) => campaign.summary,
 });

@@ -1,20 +1,57 @@
-import { routes } from '../../machines/routes';
+import { pathTo, routes } from '../../machines/routes';
+import type { ToastOptions } from '../../machines/toaster.utils';
 import { css } from '../../styled-system/css';
 import { button } from '../../styled-system/recipes';
 import { toast } from '../platform/toast';
 import { GoalProgress, StatusBadge } from '../ui/CampaignCard';
-import { ColorModeSwitch } from '../ui/ColorModeSwitch';
+import { LazyColorModeSwitch } from '../ui/ColorModeSwitch.lazy';
 import { Field } from '../ui/Field';
 import { Icon } from '../ui/Icon';
 import { Image } from '../ui/Image';
 import { Link } from '../ui/Link';
-import { card, muted, pageTitle, stack } from '../ui/styles';
+import { card, muted, pageTitle, sectionTitle, stack } from '../ui/styles';
 import { Tooltip } from '../ui/Tooltip';
 import { definePage } from './types';
 
-const sectionTitle = css({ fontSize: 'lg', fontWeight: 'bold', color: 'fg.highlighted' });
-
 /** Icons the build inlines because the source names them as whole literals: no request on first load. */
+/** One button each in the toast specimen: what it is called and the toast it shows. */
+const imageFigure = css({ w: '48', display: 'grid', gap: '1', fontSize: 'xs', color: 'fg.muted' });
+const roundedImage = css({ borderRadius: 'control' });
+
+const toastDemos: readonly { label: string; toast: ToastOptions }[] = [
+  {
+    label: 'Show toast',
+    toast: { title: 'Changes saved', description: 'Your draft is safe. This closes in 5 seconds.' },
+  },
+  {
+    label: 'Show toast with action',
+    toast: {
+      title: 'Campaign archived',
+      description: 'It no longer shows up in searches.',
+      actions: [
+        { label: 'Undo', onClick: () => toast.add({ title: 'Campaign restored', type: 'background' }) },
+      ],
+    },
+  },
+  { label: 'Show toast with an unlabelled action', toast: { title: 'Something happened', actions: [{}] } },
+  {
+    label: 'Show toast in the background',
+    toast: {
+      title: 'Sync finished',
+      description: 'Announced politely: it was not the result of anything you did.',
+      type: 'background',
+    },
+  },
+  {
+    label: 'Show toast that stays',
+    toast: {
+      title: 'Read this first',
+      description: 'This one stays until you close it.',
+      duration: Number.POSITIVE_INFINITY,
+    },
+  },
+];
+
 const BUNDLED_ICONS = [
   { name: 'lucide:house', label: 'Home' },
   { name: 'lucide:user-round', label: 'Profile' },
@@ -133,7 +170,7 @@ function ComponentsInfoPage() {
           title="Colour mode"
           description="Light, dark, or whatever the system says; remembered on this browser. This gallery forces the dark theme, so here the control only shows your choice."
         >
-          <ColorModeSwitch />
+          <LazyColorModeSwitch />
         </Specimen>
         <Specimen
           id="icons"
@@ -165,24 +202,24 @@ function ComponentsInfoPage() {
           title="Images"
           description="Resized by the /_ipx optimiser with 1x and 2x candidates in webp; a missing source shows a placeholder of the same size."
         >
-          <figure className={css({ w: '48', display: 'grid', gap: '1', fontSize: 'xs', color: 'fg.muted' })}>
+          <figure className={imageFigure}>
             <Image
               src="/campaigns/campaign-3.jpg"
               alt="A river between green hills"
               width={192}
               height={128}
               fit="cover"
-              className={css({ borderRadius: 'control' })}
+              className={roundedImage}
             />
             <figcaption>campaign-3.jpg, 192×128</figcaption>
           </figure>
-          <figure className={css({ w: '48', display: 'grid', gap: '1', fontSize: 'xs', color: 'fg.muted' })}>
+          <figure className={imageFigure}>
             <Image
               src="/campaigns/no-such-image.jpg"
               alt="A source that does not exist"
               width={192}
               height={128}
-              className={css({ borderRadius: 'control' })}
+              className={roundedImage}
             />
             <figcaption>Missing source: placeholder</figcaption>
           </figure>
@@ -192,9 +229,9 @@ function ComponentsInfoPage() {
           title="Links"
           description="Links send a navigation event to the app machine; modified clicks stay with the browser."
         >
-          <Link to="/">Home page</Link>
-          <Link to="/campaign/1">Campaign 1</Link>
-          <Link to="/campaign/abc">An invalid campaign id</Link>
+          <Link to={pathTo('index')}>Home page</Link>
+          <Link to={pathTo('campaign', { id: 1 })}>Campaign 1</Link>
+          <Link to={pathTo('campaign', { id: 'abc' })}>An invalid campaign id</Link>
           <Link to="/no/such/page">A page that does not exist</Link>
         </Specimen>
         <Specimen
@@ -229,69 +266,16 @@ function ComponentsInfoPage() {
           title="Toasts"
           description="Hover, focus or swipe a toast to hold it; Escape closes one, F8 jumps to them. Five at most are shown."
         >
-          <button
-            type="button"
-            className={button({ visual: 'outline' })}
-            onClick={() =>
-              toast.add({
-                title: 'Changes saved',
-                description: 'Your draft is safe. This closes in 5 seconds.',
-              })
-            }
-          >
-            Show toast
-          </button>
-          <button
-            type="button"
-            className={button({ visual: 'outline' })}
-            onClick={() =>
-              toast.add({
-                title: 'Campaign archived',
-                description: 'It no longer shows up in searches.',
-                actions: [
-                  {
-                    label: 'Undo',
-                    onClick: () => toast.add({ title: 'Campaign restored', type: 'background' }),
-                  },
-                ],
-              })
-            }
-          >
-            Show toast with action
-          </button>
-          <button
-            type="button"
-            className={button({ visual: 'outline' })}
-            onClick={() => toast.add({ title: 'Something happened', actions: [{}] })}
-          >
-            Show toast with an unlabelled action
-          </button>
-          <button
-            type="button"
-            className={button({ visual: 'outline' })}
-            onClick={() =>
-              toast.add({
-                title: 'Sync finished',
-                description: 'Announced politely: it was not the result of anything you did.',
-                type: 'background',
-              })
-            }
-          >
-            Show toast in the background
-          </button>
-          <button
-            type="button"
-            className={button({ visual: 'outline' })}
-            onClick={() =>
-              toast.add({
-                title: 'Read this first',
-                description: 'This one stays until you close it.',
-                duration: Number.POSITIVE_INFINITY,
-              })
-            }
-          >
-            Show toast that stays
-          </button>
+          {toastDemos.map(({ label, toast: options }) => (
+            <button
+              key={label}
+              type="button"
+              className={button({ visual: 'outline' })}
+              onClick={() => toast.add(options)}
+            >
+              {label}
+            </button>
+          ))}
           <button type="button" className={button({ visual: 'ghost' })} onClick={() => toast.clear()}>
             Clear toasts
           </button>
@@ -335,7 +319,7 @@ function ComponentsInfoPage() {
                   <code>{route.path}</code>
                 </td>
                 <td>
-                  {[route.requiresAuth ? 'auth (global)' : null, ...route.middleware]
+                  {[route.requiresAuth ? 'auth (global)' : null, ...route.guards]
                     .filter(Boolean)
                     .join(', ') || '—'}
                 </td>

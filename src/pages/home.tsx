@@ -1,7 +1,7 @@
 import type { CampaignListResponse, CampaignSummary } from '../../server/types';
 import { css } from '../../styled-system/css';
 import { apiRequest } from '../platform/api';
-import { useSession } from '../ui/appActor';
+import { useSessionView } from '../ui/appActor';
 import { CampaignCard, cardGrid, formatMoney } from '../ui/CampaignCard';
 import { muted, pageTitle, stack } from '../ui/styles';
 import { definePage, type PageProps } from './types';
@@ -11,7 +11,7 @@ interface HomeData {
 }
 
 function HomePage({ data }: PageProps<HomeData>) {
-  const name = useSession((snapshot) => snapshot.context.user?.displayName) ?? '';
+  const name = useSessionView().user?.displayName ?? '';
   const active = data.campaigns.filter((campaign) => campaign.status === 'active').length;
   const raised = data.campaigns.reduce((sum, campaign) => sum + campaign.raised, 0);
   return (

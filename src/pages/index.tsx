@@ -1,8 +1,9 @@
+import { pathTo } from '../../machines/routes';
 import type { CampaignListResponse, CampaignSummary } from '../../server/types';
 import { css } from '../../styled-system/css';
 import { button } from '../../styled-system/recipes';
 import { apiRequest } from '../platform/api';
-import { useSession } from '../ui/appActor';
+import { useSessionView } from '../ui/appActor';
 import { CampaignCard, cardGrid } from '../ui/CampaignCard';
 import { Link } from '../ui/Link';
 import { muted, stack } from '../ui/styles';
@@ -13,7 +14,7 @@ interface IndexData {
 }
 
 function IndexPage({ data }: PageProps<IndexData>) {
-  const signedIn = useSession((snapshot) => snapshot.context.user !== null) ?? false;
+  const { signedIn } = useSessionView();
   return (
     <div className={stack}>
       <section
@@ -39,14 +40,7 @@ function IndexPage({ data }: PageProps<IndexData>) {
         <h1
           id="page-title"
           tabIndex={-1}
-          className={css({
-            fontSize: { base: '3xl', md: '5xl' },
-            fontWeight: 'extrabold',
-            color: 'fg.highlighted',
-            lineHeight: '1.1',
-            letterSpacing: '-0.02em',
-            _focus: { outline: 'none' },
-          })}
+          className={css({ textStyle: 'display', color: 'fg.highlighted', _focus: { outline: 'none' } })}
         >
           Campaigns that move neighbourhoods
         </h1>
@@ -57,15 +51,15 @@ function IndexPage({ data }: PageProps<IndexData>) {
         </p>
         <div className={css({ display: 'flex', gap: '3', flexWrap: 'wrap' })}>
           {signedIn ? (
-            <Link to="/home" className={button()}>
+            <Link to={pathTo('home')} className={button()}>
               Go to your campaigns
             </Link>
           ) : (
-            <Link to="/login" className={button()}>
+            <Link to={pathTo('login')} className={button()}>
               Sign in
             </Link>
           )}
-          <Link to="/campaign/components/info" className={button({ visual: 'outline' })}>
+          <Link to={pathTo('campaignComponentsInfo')} className={button({ visual: 'outline' })}>
             Browse the component gallery
           </Link>
         </div>

@@ -2,8 +2,8 @@ import { type FormEvent, useState } from 'react';
 import { RETURN_TO_PARAM, safeReturnTo } from '../../machines/returnTo';
 import { readQuery } from '../../machines/routes';
 import { css } from '../../styled-system/css';
-import { button } from '../../styled-system/recipes';
-import { useSession, useSessionRef } from '../ui/appActor';
+import { alert, button } from '../../styled-system/recipes';
+import { useSessionRef, useSessionView } from '../ui/appActor';
 import { Field } from '../ui/Field';
 import { card, muted, pageTitle } from '../ui/styles';
 import { definePage, type PageProps } from './types';
@@ -26,8 +26,7 @@ function validate(email: string, password: string): FieldErrors {
 
 function LoginPage({ location }: PageProps<undefined>) {
   const session = useSessionRef();
-  const busy = useSession((snapshot) => snapshot.hasTag('busy')) ?? false;
-  const serverError = useSession((snapshot) => snapshot.context.error);
+  const { busy, error: serverError } = useSessionView();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [errors, setErrors] = useState<FieldErrors>({});
@@ -58,21 +57,19 @@ function LoginPage({ location }: PageProps<undefined>) {
           </p>
         </header>
         {serverError ? (
-          <div
-            role="alert"
-            className={css({
-              bg: 'error.subtle',
-              color: 'error.text',
-              borderRadius: 'control',
-              p: '3',
-              fontSize: 'sm',
-              fontWeight: 'medium',
-            })}
-          >
+          <div role="alert" className={alert({ tone: 'error' })}>
             {serverError}
           </div>
         ) : null}
-        <form noValidate onSubmit={submit} className={css({ display: 'grid', gap: '4' })} aria-busy={busy}>
+        {/* POST, so that a submit before the app has started (the page is prerendered) never puts the password
+            in a URL, a history entry or a server log. */}
+        <form
+          method="post"
+          noValidate
+          onSubmit={submit}
+          className={css({ display: 'grid', gap: '4' })}
+          aria-busy={busy}
+        >
           <Field
             id="login-email"
             label="Email"

@@ -1,21 +1,23 @@
 import { type FormEvent, useState } from 'react';
 import { css } from '../../styled-system/css';
 import { button } from '../../styled-system/recipes';
-import { useSession, useSessionRef } from '../ui/appActor';
-import { ColorModeSwitch } from '../ui/ColorModeSwitch';
+import { useSessionRef, useSessionView } from '../ui/appActor';
+import { LazyColorModeSwitch } from '../ui/ColorModeSwitch.lazy';
 import { Field } from '../ui/Field';
-import { card, muted, pageTitle, stack } from '../ui/styles';
+import { card, muted, pageTitle, sectionTitle, stack } from '../ui/styles';
 import { definePage } from './types';
 
 const MAX_NAME = 60;
 
 function ProfilePage() {
   const session = useSessionRef();
-  const user = useSession((snapshot) => snapshot.context.user);
-  const saving = useSession((snapshot) => snapshot.matches({ signedIn: 'saving' })) ?? false;
-  const saved = useSession((snapshot) => snapshot.matches({ signedIn: 'saved' })) ?? false;
-  const signingOut = useSession((snapshot) => snapshot.matches('signingOut')) ?? false;
-  const serverError = useSession((snapshot) => snapshot.context.profileError ?? snapshot.context.error);
+  const {
+    user,
+    savingProfile: saving,
+    profileSaved: saved,
+    signingOut,
+    profileError: serverError,
+  } = useSessionView();
   const [displayName, setDisplayName] = useState(user?.displayName ?? '');
   const [error, setError] = useState<string | null>(null);
 
@@ -42,10 +44,7 @@ function ProfilePage() {
         aria-labelledby="details-title"
         className={`${card} ${css({ display: 'grid', gap: '5', maxW: '2xl' })}`}
       >
-        <h2
-          id="details-title"
-          className={css({ fontSize: 'lg', fontWeight: 'bold', color: 'fg.highlighted' })}
-        >
+        <h2 id="details-title" className={sectionTitle}>
           Details
         </h2>
         <dl className={css({ display: 'grid', gap: '1' })}>
@@ -77,25 +76,19 @@ function ProfilePage() {
         aria-labelledby="appearance-title"
         className={`${card} ${css({ display: 'grid', gap: '3', maxW: '2xl' })}`}
       >
-        <h2
-          id="appearance-title"
-          className={css({ fontSize: 'lg', fontWeight: 'bold', color: 'fg.highlighted' })}
-        >
+        <h2 id="appearance-title" className={sectionTitle}>
           Appearance
         </h2>
         <p className={muted}>Light, dark, or the same as your system. Remembered on this browser.</p>
         <div>
-          <ColorModeSwitch />
+          <LazyColorModeSwitch />
         </div>
       </section>
       <section
         aria-labelledby="session-title"
         className={`${card} ${css({ display: 'grid', gap: '3', maxW: '2xl' })}`}
       >
-        <h2
-          id="session-title"
-          className={css({ fontSize: 'lg', fontWeight: 'bold', color: 'fg.highlighted' })}
-        >
+        <h2 id="session-title" className={sectionTitle}>
           Session
         </h2>
         <p className={muted}>Signing out ends your session on this browser.</p>

@@ -1,6 +1,8 @@
 import { fromPromise } from 'xstate';
-import type { LoadedPage, LoadPageInput } from '../../machines/app.machine';
+import type { LoadedPage, LoadPageInput, RevalidateInput } from '../../machines/app.machine';
 import type { RouteName } from '../../machines/routes';
+import { loadPayload } from '../platform/payload';
+import { pageDataCache, pageDataKey } from '../platform/prefetch';
 import type { AnyPage } from './types';
 
 /** One lazily loaded chunk per route. */
@@ -29,17 +31,53 @@ export class ChunkLoadError extends Error {
   }
 }
 
-async function importPage(route: RouteName): Promise<AnyPage> {
+const importing = new Map<RouteName, Promise<AnyPage>>();
+/** A prefetch's failed import, kept for the navigation that follows it (10 s at most). */
+const prefetchFailures = new Map<RouteName, { readonly error: ChunkLoadError; readonly at: number }>();
+const PREFETCH_FAILURE_MS = 10_000;
+/** Prefetch attempts a navigation is waiting on. */
+const claimed = new WeakSet<Promise<AnyPage>>();
+
+/**
+ * A route's page module, loaded once; also what prefetching warms (main.tsx hands it to src/platform/prefetch.ts).
+ * Callers while it is on its way share one import. A failure is not kept, except that a prefetch's failure counts
+ * as the next navigation's first attempt: a click right after a hover then makes one request, and the chunk
+ * recovery (a build check, then one retry) runs as it would have without the prefetch.
+ */
+export function importPage(
+  route: RouteName,
+  options: { readonly prefetch?: boolean } = {},
+): Promise<AnyPage> {
   const cached = loaded.get(route);
-  if (cached) return cached;
-  let page: AnyPage;
-  try {
-    page = (await importers[route]()).default;
-  } catch (error) {
-    throw new ChunkLoadError(route, error);
+  if (cached) return Promise.resolve(cached);
+  const failure = prefetchFailures.get(route);
+  if (failure && !options.prefetch) {
+    prefetchFailures.delete(route);
+    if (performance.now() - failure.at < PREFETCH_FAILURE_MS) return Promise.reject(failure.error);
   }
-  loaded.set(route, page);
-  return page;
+  const pending = importing.get(route);
+  if (pending) {
+    // A navigation joined the prefetch's attempt: its failure is that navigation's, not one to keep.
+    if (!options.prefetch) claimed.add(pending);
+    return pending;
+  }
+  const attempt: Promise<AnyPage> = importers[route]().then(
+    (module) => {
+      loaded.set(route, module.default);
+      return module.default;
+    },
+    (error: unknown) => {
+      const chunkError = new ChunkLoadError(route, error);
+      if (options.prefetch && !claimed.has(attempt)) {
+        prefetchFailures.set(route, { error: chunkError, at: performance.now() });
+      }
+      throw chunkError;
+    },
+  );
+  importing.set(route, attempt);
+  const forget = () => importing.delete(route);
+  attempt.then(forget, forget);
+  return attempt;
 }
 
 /** The page of a route whose chunk has loaded; the view renders only committed, hence loaded, routes. */
@@ -47,11 +85,40 @@ export function loadedPage(route: RouteName): AnyPage | undefined {
   return loaded.get(route);
 }
 
-/** The app machine's `loadPage` actor: the chunk, then the page's data, both before the URL commits. */
+/**
+ * The app machine's `loadPage` actor: the chunk, then the page's data, both before the URL commits. The data
+ * comes from the first of: the page's `_payload.json` when this build prerendered it (a static file, often
+ * preloaded); data prefetched for this path (src/platform/prefetch.ts) while it is fresh; the page's loader.
+ * A payload that cannot be had (another build's, a 404, not JSON) falls back, never to an error.
+ */
 export const loadPage = fromPromise<LoadedPage, LoadPageInput>(async ({ input, signal }) => {
+  const [page, payload] = await Promise.all([
+    importPage(input.route),
+    input.payload ? loadPayload(input.payload.path, input.payload.buildId) : null,
+  ]);
+  if (!page.loader) return { data: undefined, title: page.title?.(undefined) };
+  if (payload && 'data' in payload)
+    return { data: payload.data, title: page.title?.(payload.data), fromPayload: true };
+  // A prefetch still running (or done) becomes this navigation's request: its failure is the navigation's,
+  // as its own request's would be. One that failed earlier is gone from the cache, so the page asks itself.
+  const prefetched = pageDataCache.take(pageDataKey(input.fullPath), signal);
+  const data = prefetched
+    ? await prefetched
+    : await page.loader({ params: input.params, fullPath: input.fullPath, signal });
+  return { data, title: page.title?.(data) };
+});
+
+/**
+ * The app machine's `revalidatePage` actor: the page's data again, from its loader (the API). A request the
+ * link's prefetch already made to the API (pointing at it before the manifest said the page was prerendered)
+ * is that fresh data: it is taken over rather than asked again.
+ */
+export const revalidatePage = fromPromise<LoadedPage, RevalidateInput>(async ({ input, signal }) => {
   const page = await importPage(input.route);
-  const data = page.loader
-    ? await page.loader({ params: input.params, fullPath: input.fullPath, signal })
-    : undefined;
-  return { data };
+  if (!page.loader) return { data: undefined, title: page.title?.(undefined) };
+  const prefetched = pageDataCache.take(pageDataKey(input.fullPath), signal);
+  const data = prefetched
+    ? await prefetched
+    : await page.loader({ params: input.params, fullPath: input.fullPath, signal });
+  return { data, title: page.title?.(data) };
 });

@@ -20,6 +20,8 @@ export interface PageDefinition<Data> {
   readonly loader?: (args: LoaderArgs) => Promise<Data>;
   /** A title from the data (a campaign's name); the route table's title otherwise. */
   readonly title?: (data: Data) => string;
+  /** The prerendered HTML's meta description from the data (a campaign's summary); the app's otherwise. */
+  readonly description?: (data: Data) => string;
 }
 
 export type AnyPage = PageDefinition<unknown>;

@@ -1,5 +1,6 @@
 import { FetchError, ofetch } from 'ofetch';
 import { config } from '../config';
+import { type SignalStatics, withTimeout } from './signals';
 
 /**
  * A failed API call, worded for the person using the app. `statusCode` is the HTTP status, or 0 when
@@ -23,8 +24,12 @@ function messageFromBody(data: unknown): string | null {
   return null;
 }
 
-export function toApiError(error: unknown, signal?: AbortSignal): ApiError {
+/** What the user reads when a request outlived `config.apiTimeoutMs`. */
+export const TIMEOUT_MESSAGE = 'The server took too long to answer. Please try again.';
+
+export function toApiError(error: unknown, signal?: AbortSignal, timedOut = false): ApiError {
   if (error instanceof ApiError) return error;
+  if (timedOut) return new ApiError(504, TIMEOUT_MESSAGE, 'timeout');
   if (signal?.aborted) return new ApiError(0, 'The request was cancelled.', 'aborted');
   if (error instanceof FetchError) {
     if (error.statusCode) {
@@ -32,10 +37,6 @@ export function toApiError(error: unknown, signal?: AbortSignal): ApiError {
         messageFromBody(error.data) ??
         `The server answered ${error.statusCode} ${error.statusMessage ?? ''}`.trim();
       return new ApiError(error.statusCode, message, 'http');
-    }
-    const cause = error.cause;
-    if (cause instanceof DOMException && cause.name === 'TimeoutError') {
-      return new ApiError(504, 'The server took too long to answer. Please try again.', 'timeout');
     }
   }
   return new ApiError(
@@ -45,19 +46,6 @@ export function toApiError(error: unknown, signal?: AbortSignal): ApiError {
   );
 }
 
-/**
- * The one HTTP client of the app. ofetch gives JSON bodies both ways, base-URL joining, a timeout and
- * parsed error bodies in about 3 kB; we add only the error wording. No retries: a user-visible failure
- * is better than a doubled write.
- */
-const client = ofetch.create({
-  baseURL: config.apiBaseUrl,
-  timeout: config.apiTimeoutMs,
-  retry: 0,
-  credentials: 'same-origin',
-  headers: { accept: 'application/json' },
-});
-
 export interface RequestOptions {
   readonly method?: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   readonly body?: Record<string, unknown>;
@@ -66,15 +54,50 @@ export interface RequestOptions {
   readonly signal?: AbortSignal;
 }
 
-export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
-  try {
-    return await client<T>(path, {
-      method: options.method ?? 'GET',
-      ...(options.body ? { body: options.body } : {}),
-      ...(options.query ? { query: options.query } : {}),
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
-  } catch (error) {
-    throw toApiError(error, options.signal);
-  }
+export interface ApiClientOptions {
+  readonly baseURL: string;
+  readonly timeoutMs: number;
+  /** The browser's by default; tests pass one that never answers. */
+  readonly fetch?: typeof globalThis.fetch;
+  /** `AbortSignal` by default; tests pass `{}` for browsers without `AbortSignal.any`. */
+  readonly signals?: SignalStatics;
+}
+
+/**
+ * An HTTP client. ofetch gives JSON bodies both ways, base-URL joining and parsed error bodies in about 3 kB;
+ * we add the error wording and the timeout. ofetch's own `timeout` option is skipped whenever a signal is
+ * passed (and every caller passes one), so the timeout is our own signal combined with the caller's. No
+ * retries: a user-visible failure is better than a doubled write.
+ */
+export function createApiClient(options: ApiClientOptions) {
+  const client = ofetch.create(
+    {
+      baseURL: options.baseURL,
+      retry: 0,
+      credentials: 'same-origin',
+      headers: { accept: 'application/json' },
+    },
+    options.fetch ? { fetch: options.fetch } : {},
+  );
+  return async function send<T>(path: string, request: RequestOptions = {}): Promise<T> {
+    const timed = withTimeout(request.signal, options.timeoutMs, options.signals);
+    try {
+      return await client<T>(path, {
+        method: request.method ?? 'GET',
+        ...(request.body ? { body: request.body } : {}),
+        ...(request.query ? { query: request.query } : {}),
+        signal: timed.signal,
+      });
+    } catch (error) {
+      throw toApiError(error, request.signal, timed.timedOut());
+    } finally {
+      timed.dispose();
+    }
+  };
+}
+
+const client = createApiClient({ baseURL: config.apiBaseUrl, timeoutMs: config.apiTimeoutMs });
+
+export function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  return client<T>(path, options);
 }

@@ -1,7 +1,12 @@
 import type { BrowserHistory } from 'history';
-import { type AppInput, appMachine } from '../../machines/app.machine';
+import {
+  type AppInput,
+  type AppPageLoader,
+  type AppPageRevalidator,
+  appMachine,
+} from '../../machines/app.machine';
 import { type AppConfig, config } from '../config';
-import { loadPage } from '../pages/registry';
+import { arriveAtPage, showDocumentTitle } from './arrival';
 import {
   claimPageReload,
   fetchLatestBuild,
@@ -13,12 +18,19 @@ import {
 import { createBrowserColorMode } from './colorMode';
 import { detectCrawler } from './crawler';
 import { listenToHistory, updateAddressBar } from './history';
+import { preloadPayloads } from './payload';
 import { browserSessionMachine } from './session';
 import { toast } from './toast';
 import { createBrowserToaster } from './toaster';
 
+/** What the app needs from the page registry; main.tsx passes it in, as platform code imports no pages. */
+export interface PageRegistry {
+  readonly loadPage: AppPageLoader;
+  readonly revalidatePage: AppPageRevalidator;
+}
+
 /** The app machine with the browser's implementations of every effect it names. */
-export function createBrowserApp(history: BrowserHistory) {
+export function createBrowserApp(history: BrowserHistory, { loadPage, revalidatePage }: PageRegistry) {
   return appMachine.provide({
     actors: {
       session: browserSessionMachine,
@@ -27,13 +39,17 @@ export function createBrowserApp(history: BrowserHistory) {
       listenToHistory: listenToHistory(history),
       watchPage,
       loadPage,
+      revalidatePage,
       detectCrawler,
       fetchManifest,
       fetchLatestBuild,
       claimReload: claimPageReload,
     },
     actions: {
+      showDocumentTitle: (_, { title }) => showDocumentTitle(title),
+      arriveAtPage: (_, { title }) => arriveAtPage(title),
       updateAddressBar: (_, update) => updateAddressBar(history, update),
+      preloadPayloads: (_, { prerendered, buildId }) => preloadPayloads(prerendered, buildId),
       loadDocument: (_, { url }) => loadDocument(url),
       logSuppressedError: (_, { error }) => {
         console.error(
@@ -68,13 +84,10 @@ export function createBrowserApp(history: BrowserHistory) {
 
 export function appInputFrom(config: AppConfig): AppInput {
   return {
-    slowNavigationMs: config.slowNavigationMs,
+    appName: config.appName,
     maxRedirects: config.maxRedirects,
     maxEchoedPathLength: config.maxEchoedPathLength,
     buildId: config.build.id,
-    manifestPreloadMs: config.build.manifestPreloadMs,
-    updateCheckIntervalMs: config.build.updateCheckIntervalMs,
-    maxUpdateCheckIntervalMs: config.build.maxUpdateCheckIntervalMs,
-    updateRecheckThrottleMs: config.build.updateRecheckThrottleMs,
+    timing: config.timing,
   };
 }

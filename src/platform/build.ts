@@ -2,20 +2,33 @@ import { fromCallback, fromPromise } from 'xstate';
 import type { AppEvent, ReloadClaim } from '../../machines/app.machine';
 import { config } from '../config';
 import { claimReload, sessionStorageOrNull } from './reloadGuard';
+import { type SignalStatics, withTimeout } from './signals';
 
-const REQUEST_TIMEOUT_MS = 10_000;
-
-/** A JSON document of this build's own files; anything else (HTML from a captive portal, a 404) rejects. */
-async function fetchJson(url: string, signal: AbortSignal, cache: RequestCache): Promise<unknown> {
-  const response = await fetch(url, {
-    cache,
-    credentials: 'same-origin',
-    headers: { accept: 'application/json' },
-    signal: AbortSignal.any([signal, AbortSignal.timeout(REQUEST_TIMEOUT_MS)]),
-  });
-  if (!response.ok) throw new Error(`${url} answered ${response.status}`);
-  if (!(response.headers.get('content-type') ?? '').includes('json')) throw new Error(`${url} is not JSON`);
-  return response.json();
+/**
+ * A JSON document of this build's own files; anything else (HTML from a captive portal, a 404) rejects. The
+ * actor's signal is combined with the API timeout; where the browser lacks `AbortSignal.any` the combination
+ * falls back rather than throwing, which used to fail every update check silently.
+ */
+export async function fetchJson(
+  url: string,
+  signal: AbortSignal,
+  cache: RequestCache,
+  signals: SignalStatics = AbortSignal,
+): Promise<unknown> {
+  const timed = withTimeout(signal, config.apiTimeoutMs, signals);
+  try {
+    const response = await fetch(url, {
+      cache,
+      credentials: 'same-origin',
+      headers: { accept: 'application/json' },
+      signal: timed.signal,
+    });
+    if (!response.ok) throw new Error(`${url} answered ${response.status}`);
+    if (!(response.headers.get('content-type') ?? '').includes('json')) throw new Error(`${url} is not JSON`);
+    return await response.json();
+  } finally {
+    timed.dispose();
+  }
 }
 
 /** The build manifest with the route rules; immutable per build id, so the HTTP cache may answer. */
@@ -35,6 +48,7 @@ export const claimPageReload = fromPromise<ReloadClaim, { path: string }>(async 
     input.path,
     Date.now(),
     config.build.reloadGuardMs,
+    { max: config.build.maxReloads, windowMs: config.build.reloadCapWindowMs },
   ),
 );
 

@@ -11,6 +11,7 @@ import {
   type ColorModeValue,
   colorModeMachine,
 } from '../../machines/colorMode.machine';
+import { TRANSITION_FREEZE_CSS } from '../../machines/colorModeFreeze';
 import type { ColorModeConfig } from '../config';
 
 function localStorageOrNull(): Storage | null {
@@ -73,7 +74,7 @@ export function applyColorMode(value: ColorModeValue, themeColors: ColorModeConf
   // Without this, every element with a colour transition would fade separately: a ripple, not a switch.
   const freeze = changed ? document.createElement('style') : null;
   if (freeze) {
-    freeze.textContent = '*,*::before,*::after{-webkit-transition:none!important;transition:none!important}';
+    freeze.textContent = TRANSITION_FREEZE_CSS;
     document.head.appendChild(freeze);
   }
   html.classList.remove(value === 'dark' ? 'light' : 'dark');

@@ -2,20 +2,38 @@ import type { BrowserHistory } from 'history';
 import { fromCallback } from 'xstate';
 import type { AppEvent } from '../../machines/app.machine';
 import type { AddressBarUpdate } from '../../machines/app.utils';
+import { normalizePath } from '../../machines/routes';
 
 function fullPathOf(location: { pathname: string; search: string; hash: string }): string {
   return `${location.pathname}${location.search}${location.hash}`;
 }
 
 /**
- * Tells the app machine where the browser is: once at start, then on every back/forward step. Our own
- * pushes and replacements also reach `listen`, but the machine made them, so only POP is news.
+ * Where the browser is, normalised (`machines/routes.ts`): `//home`, `///campaign/1` or `/a/../home` in the
+ * address bar is this origin's `/home`, but to the app (and to any link resolved against it) a path starting
+ * with `//` is another host. When normalising changed something, the history entry is replaced with the
+ * normalised path first, as a server's redirect would, so the address bar and the app agree.
+ */
+function arrive(
+  history: BrowserHistory,
+  location: { pathname: string; search: string; hash: string },
+): string {
+  const raw = fullPathOf(location);
+  const normalised = normalizePath(raw) ?? '/';
+  if (normalised !== raw) history.replace(normalised, history.location.state);
+  return normalised;
+}
+
+/**
+ * Tells the app machine where the browser is: once at start (unless it booted on the prerendered page
+ * already on screen), then on every back/forward step, normalised at this boundary. Our own pushes and
+ * replacements also reach `listen`, but the machine made them, so only POP is news.
  */
 export function listenToHistory(history: BrowserHistory) {
-  return fromCallback<AppEvent>(({ sendBack }) => {
-    sendBack({ type: 'nav.popped', to: fullPathOf(history.location) });
+  return fromCallback<AppEvent, { reportStart: boolean }>(({ sendBack, input }) => {
+    if (input.reportStart) sendBack({ type: 'nav.popped', to: arrive(history, history.location) });
     return history.listen(({ action, location }) => {
-      if (action === 'POP') sendBack({ type: 'nav.popped', to: fullPathOf(location) });
+      if (action === 'POP') sendBack({ type: 'nav.popped', to: arrive(history, location) });
     });
   });
 }

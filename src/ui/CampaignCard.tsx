@@ -1,3 +1,4 @@
+import { pathTo } from '../../machines/routes';
 import type { CampaignStatus, CampaignSummary } from '../../server/types';
 import { css } from '../../styled-system/css';
 import { Image } from './Image';
@@ -112,7 +113,7 @@ export function CampaignCard({ campaign }: { readonly campaign: CampaignSummary 
           })}
         >
           <Link
-            to={`/campaign/${campaign.id}`}
+            to={pathTo('campaign', { id: campaign.id })}
             className={css({
               textDecoration: 'none',
               color: 'inherit',

@@ -1,53 +1,13 @@
 import { SegmentGroup } from '@ark-ui/react/segment-group';
 import { useSelector } from '@xstate/react';
-import {
-  appliedColorMode,
-  type ColorModePreference,
-  isColorModePreference,
-} from '../../machines/colorMode.machine';
+import { isColorModePreference } from '../../machines/colorMode.machine';
+import { colorModeView } from '../../machines/colorMode.view';
 import { css, cx } from '../../styled-system/css';
-import { AppActor } from './appActor';
+import { AppActor, sameView } from './appActor';
+import { item, options, root } from './colorModeSwitch.parts';
 import { Icon } from './Icon';
 import { visuallyHidden } from './styles';
 import { Tooltip } from './Tooltip';
-
-const options: readonly { value: ColorModePreference; label: string; icon: string }[] = [
-  { value: 'light', label: 'Light', icon: 'lucide:sun' },
-  { value: 'dark', label: 'Dark', icon: 'lucide:moon' },
-  { value: 'system', label: 'System', icon: 'lucide:monitor' },
-];
-
-const root = css({
-  position: 'relative',
-  display: 'inline-flex',
-  alignItems: 'center',
-  gap: '0.5',
-  p: '0.5',
-  borderWidth: '1px',
-  borderColor: 'border',
-  borderRadius: 'control',
-  bg: 'bg.muted',
-  '&[data-disabled]': { opacity: 0.7 },
-});
-
-const item = css({
-  position: 'relative',
-  zIndex: 1,
-  display: 'inline-flex',
-  alignItems: 'center',
-  gap: '1.5',
-  h: '8',
-  px: '2',
-  borderRadius: 'sm',
-  fontSize: 'sm',
-  fontWeight: 'medium',
-  color: 'fg.muted',
-  cursor: 'pointer',
-  _hover: { color: 'fg.highlighted' },
-  '&[data-state=checked]': { color: 'fg.highlighted', bg: 'bg', boxShadow: 'xs' },
-  '&[data-focus-visible]': { outline: '2px solid', outlineColor: 'primary.focus', outlineOffset: '1px' },
-  '&[data-disabled]': { cursor: 'not-allowed', _hover: { color: 'fg.muted' } },
-});
 
 export interface ColorModeSwitchProps {
   /** Icons only, each with a tooltip (the header); otherwise icons with their names and a forced-page note. */
@@ -61,20 +21,22 @@ export interface ColorModeSwitchProps {
  */
 export function ColorModeSwitch({ compact = false }: ColorModeSwitchProps) {
   const colorMode = AppActor.useSelector((snapshot) => snapshot.children.colorMode);
-  const preference = useSelector(colorMode, (snapshot) => snapshot?.context.preference) ?? 'system';
-  const forced = useSelector(colorMode, (snapshot) =>
-    snapshot?.hasTag('forced') ? snapshot.context.forced : null,
-  );
-  const applied = useSelector(colorMode, (snapshot) =>
-    snapshot ? appliedColorMode(snapshot.context) : null,
+  const { preference, forced, disabled, rootAttributes, settled } = useSelector(
+    colorMode,
+    colorModeView,
+    sameView,
   );
   return (
     <div className={css({ display: 'inline-flex', flexDirection: 'column', gap: '2' })}>
       <SegmentGroup.Root
+        // A hydrated page renders the control before the machine has read the stored preference (the server
+        // cannot know it). Ark's hidden radios keep the server's `checked` through a later change of value, so
+        // the control is built afresh once, when its first page has settled; an SPA load is settled already.
+        key={settled ? 'settled' : 'booting'}
         className={root}
         value={preference}
-        disabled={forced !== null}
-        data-applied={applied ?? undefined}
+        disabled={disabled}
+        {...rootAttributes}
         onValueChange={({ value }) => {
           if (isColorModePreference(value)) colorMode?.send({ type: 'colorMode.set', preference: value });
         }}

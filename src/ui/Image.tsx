@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, useSyncExternalStore } from 'react';
 import { css, cx } from '../../styled-system/css';
 import type { ImageFit, ImageFormat } from '../config';
 import { imageSrcSet, imageUrl } from '../platform/images';
@@ -34,6 +34,17 @@ const placeholder = css({
   color: 'fg.muted',
 });
 
+const noSubscription = () => () => {};
+
+/** True while React hydrates server HTML (its server snapshot), false in a render that started in the browser. */
+function useHydrating(): boolean {
+  return useSyncExternalStore(
+    noSubscription,
+    () => false,
+    () => true,
+  );
+}
+
 /**
  * An image through the same-origin optimiser (`/_ipx/...`): 1x and 2x candidates, webp unless told
  * otherwise. When the optimiser answers with an error (bad modifier, missing source) or there is no source,
@@ -43,6 +54,7 @@ export function Image({ src, alt, width, height, format, quality, fit, priority,
   const modifiers = { width, height, format, quality, fit };
   const url = src === null ? null : imageUrl(src, modifiers);
   const [failedUrl, setFailedUrl] = useState<string | null>(null);
+  const hydrating = useHydrating();
   const aspectRatio = `${width} / ${height}`;
 
   if (url === null || failedUrl === url) {
@@ -66,6 +78,11 @@ export function Image({ src, alt, width, height, format, quality, fit, priority,
       className={cx(picture, className)}
       style={{ aspectRatio }}
       onError={() => setFailedUrl(url)}
+      // In prerendered HTML the image may have failed before React hydrated it, when no handler listened.
+      // (A lazy image not fetched yet has no `currentSrc`.)
+      ref={(img) => {
+        if (hydrating && img?.complete && img.currentSrc !== '' && img.naturalWidth === 0) setFailedUrl(url);
+      }}
     />
   );
 }

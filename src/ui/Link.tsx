@@ -1,5 +1,6 @@
-import type { AnchorHTMLAttributes, MouseEvent } from 'react';
+import { type AnchorHTMLAttributes, type MouseEvent, useRef } from 'react';
 import { AppActor } from './appActor';
+import { usePrefetch } from './usePrefetch';
 
 export interface LinkProps extends Omit<AnchorHTMLAttributes<HTMLAnchorElement>, 'href'> {
   /** An app path such as `/campaign/3`. */
@@ -13,18 +14,43 @@ function isPlainLeftClick(event: MouseEvent<HTMLAnchorElement>): boolean {
 
 /**
  * An ordinary link that asks the app machine to navigate instead of loading a document. Modified
- * clicks (new tab, new window, download) stay with the browser.
+ * clicks (new tab, new window, download) stay with the browser. Its target's code is prefetched when it is
+ * on screen and the browser is idle, its data when someone points at, focuses or touches it (./usePrefetch.ts).
  */
-export function Link({ to, replace, onClick, target, ...rest }: LinkProps) {
+export function Link({
+  to,
+  replace,
+  onClick,
+  target,
+  onPointerEnter,
+  onFocus,
+  onTouchStart,
+  ...rest
+}: LinkProps) {
   const app = AppActor.useActorRef();
   const currentPath = AppActor.useSelector((snapshot) => snapshot.context.current?.location.pathname);
   const isCurrent = currentPath !== undefined && currentPath === to.split(/[?#]/)[0];
+  const anchor = useRef<HTMLAnchorElement>(null);
+  const prefetch = usePrefetch(anchor, to, isCurrent);
   return (
     <a
       {...rest}
+      ref={anchor}
       href={to}
       target={target}
       aria-current={isCurrent ? 'page' : undefined}
+      onPointerEnter={(event) => {
+        onPointerEnter?.(event);
+        prefetch.onPointerEnter();
+      }}
+      onFocus={(event) => {
+        onFocus?.(event);
+        prefetch.onFocus();
+      }}
+      onTouchStart={(event) => {
+        onTouchStart?.(event);
+        prefetch.onTouchStart();
+      }}
       onClick={(event) => {
         onClick?.(event);
         if (event.defaultPrevented || !isPlainLeftClick(event) || (target && target !== '_self')) return;

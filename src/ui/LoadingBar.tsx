@@ -1,5 +1,5 @@
 import { css } from '../../styled-system/css';
-import { AppActor } from './appActor';
+import { useAppView } from './appActor';
 
 const bar = css({
   position: 'fixed',
@@ -14,7 +14,7 @@ const bar = css({
 
 /** Shown only when a navigation is slow (the machine's `slow` tag), so fast ones never flash. */
 export function LoadingBar() {
-  const slow = AppActor.useSelector((snapshot) => snapshot.hasTag('slow'));
+  const { slow } = useAppView();
   if (!slow) return null;
   return <div className={bar} role="progressbar" aria-label="Loading page" data-testid="loading-bar" />;
 }

@@ -11,7 +11,7 @@ import { Portal } from '@ark-ui/react/portal';
 import { toastAnatomy } from '@ark-ui/react/toast';
 import { useSelector } from '@xstate/react';
 import { type CSSProperties, type PointerEvent, useEffect, useRef } from 'react';
-import { toastView } from '../../machines/toast.machine';
+import { toastView } from '../../machines/toast.view';
 import type { ToastEntry, ToasterEvent, ToastRef } from '../../machines/toaster.machine';
 import {
   actionLabelOf,
@@ -136,12 +136,7 @@ function ToastItem({ actorRef, classes }: { readonly actorRef: ToastRef; readonl
       // closes that one.
       // biome-ignore lint/a11y/noNoninteractiveTabindex: see above.
       tabIndex={0}
-      data-toast-id={view.id}
-      data-type={content.type}
-      data-state={view.state}
-      data-paused={view.paused || undefined}
-      data-swipe={view.swipe}
-      data-swipe-direction={view.swipeDirection}
+      {...view.rootAttributes}
       onPointerDown={(event) => {
         if (event.button !== 0) return;
         actorRef.send({

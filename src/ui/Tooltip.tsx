@@ -1,78 +1,75 @@
-import { Portal } from '@ark-ui/react/portal';
-import { Tooltip as ArkTooltip } from '@ark-ui/react/tooltip';
-import { type ReactElement, useSyncExternalStore } from 'react';
-import { css } from '../../styled-system/css';
-import { config } from '../config';
+import {
+  cloneElement,
+  type PointerEvent,
+  type ReactElement,
+  useEffect,
+  useState,
+  useSyncExternalStore,
+} from 'react';
+import { lazyModule, onFirstIntent, whenIdle } from '../platform/lazyLoad';
 
 /**
- * The skip delay shared by every tooltip (spec section 12, Reka's TooltipProvider): after one tooltip has
- * been open, the next opens at once, until `skipDelayMs` after the last one closed. Zag only skips the delay
- * while another tooltip is still open, so the window after closing is kept here, beside the component that
- * owns it. It is widget state, not app state: nothing else reads it.
+ * Tooltips (Ark UI's tooltip with Zag's popper and Floating UI, about 15 kB gzip) show only after a pointer
+ * rests on a control for 700 ms. Their code is fetched on the first pointer or keyboard intent anywhere on the
+ * page, or when the browser is idle, whichever comes first; until then a trigger is rendered as it is. (When
+ * the code arrives the trigger is mounted anew inside the tooltip: a trigger focused at that very moment would
+ * lose focus, which is why the code comes on the first intent, a key press or more before focus can get there.)
  */
-const skipDelay = (() => {
-  let warm = false;
-  let cooling: ReturnType<typeof setTimeout> | undefined;
-  const listeners = new Set<() => void>();
-  const set = (next: boolean) => {
-    if (warm === next) return;
-    warm = next;
-    for (const listener of listeners) listener();
-  };
-  return {
-    subscribe(listener: () => void) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    isWarm: () => warm,
-    opened() {
-      clearTimeout(cooling);
-      set(true);
-    },
-    closed() {
-      clearTimeout(cooling);
-      cooling = setTimeout(() => set(false), config.tooltip.skipDelayMs);
-    },
-  };
-})();
+const tooltipCode = lazyModule(() => import('./TooltipArk'));
 
-const content = css({
-  bg: 'fg.highlighted',
-  color: 'bg',
-  px: '2',
-  py: '1',
-  borderRadius: 'control',
-  fontSize: 'xs',
-  fontWeight: 'medium',
-  boxShadow: 'md',
-  zIndex: 70,
-  maxW: '16rem',
-});
+let armed = false;
+/** Starts watching for intent once, when the first tooltip mounts. */
+function armLoading(): void {
+  if (armed) return;
+  armed = true;
+  const load = () => {
+    tooltipCode.load().catch((error: unknown) => {
+      // Without the code a trigger still works; it only has no tooltip. The next intent tries again.
+      console.warn('[campaign-web] Tooltips could not be loaded.', error);
+      armed = false;
+    });
+  };
+  const cancelIntent = onFirstIntent(() => {
+    cancelIdle();
+    load();
+  });
+  const cancelIdle = whenIdle(() => {
+    cancelIntent();
+    load();
+  }, 5000);
+}
 
 export interface TooltipProps {
   /** What the tooltip says; for an icon-only control it repeats the control's accessible name. */
   readonly label: string;
   /** The one element that triggers it; it receives the trigger's props (`asChild`). */
-  readonly children: ReactElement;
+  readonly children: ReactElement<{
+    onPointerEnter?: (event: PointerEvent) => void;
+    onPointerLeave?: (event: PointerEvent) => void;
+  }>;
 }
 
-/** An Ark UI tooltip that opens after 700 ms, or at once within 300 ms of another one closing. */
+/** A tooltip that opens after 700 ms, or at once within 300 ms of another one closing (./TooltipArk.tsx). */
 export function Tooltip({ label, children }: TooltipProps) {
-  const warm = useSyncExternalStore(skipDelay.subscribe, skipDelay.isWarm, () => false);
-  return (
-    <ArkTooltip.Root
-      openDelay={warm ? 0 : config.tooltip.openDelayMs}
-      // Closing is immediate, as in the spec: the skip window then runs from the moment it is gone.
-      closeDelay={0}
-      positioning={{ placement: 'bottom', gutter: 8 }}
-      onOpenChange={({ open }) => (open ? skipDelay.opened() : skipDelay.closed())}
-    >
-      <ArkTooltip.Trigger asChild>{children}</ArkTooltip.Trigger>
-      <Portal>
-        <ArkTooltip.Positioner>
-          <ArkTooltip.Content className={content}>{label}</ArkTooltip.Content>
-        </ArkTooltip.Positioner>
-      </Portal>
-    </ArkTooltip.Root>
-  );
+  const code = useSyncExternalStore(tooltipCode.subscribe, tooltipCode.get, () => undefined);
+  const [hoveredAt, setHoveredAt] = useState<number>();
+  useEffect(armLoading, []);
+  if (code)
+    return (
+      <code.TooltipArk label={label} hoveredAt={hoveredAt}>
+        {children}
+      </code.TooltipArk>
+    );
+  // Until the code is here, remember when the pointer arrived, so the delay still counts from then.
+  return cloneElement(children, {
+    onPointerEnter: (event: PointerEvent) => {
+      children.props.onPointerEnter?.(event);
+      if (event.pointerType !== 'touch') setHoveredAt(performance.now());
+      void tooltipCode.load().catch(() => undefined);
+    },
+    onPointerLeave: (event: PointerEvent) => {
+      children.props.onPointerLeave?.(event);
+      setHoveredAt(undefined);
+    },
+  });
 }

@@ -1,17 +1,40 @@
 import { createActorContext, useSelector } from '@xstate/react';
-import type { SnapshotFrom } from 'xstate';
 import { appMachine } from '../../machines/app.machine';
-import type { sessionMachine } from '../../machines/session.machine';
+import { type AppView, appView } from '../../machines/app.view';
+import { type SessionView, sessionView } from '../../machines/session.view';
 
 /** The root actor, provided once by `src/main.tsx` with the browser's implementations. */
 export const AppActor = createActorContext(appMachine);
 
-type SessionSnapshot = SnapshotFrom<typeof sessionMachine>;
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype;
+}
 
-/** Reads a slice of the session child; `undefined` only in the instant before it starts. */
-export function useSession<T>(selector: (snapshot: SessionSnapshot) => T): T | undefined {
+/**
+ * Same fields, same values (attribute objects compared field by field too): a view object built again
+ * from an unchanged snapshot is no reason to re-render.
+ */
+export function sameView<T extends object>(a: T, b: T): boolean {
+  const keys = Object.keys(a) as (keyof T)[];
+  return (
+    keys.length === Object.keys(b).length &&
+    keys.every((key) => {
+      const left = a[key];
+      const right = b[key];
+      return Object.is(left, right) || (isPlainObject(left) && isPlainObject(right) && sameView(left, right));
+    })
+  );
+}
+
+/** Everything the app's own views need from the app machine (machines/app.view.ts). */
+export function useAppView(): AppView {
+  return AppActor.useSelector(appView, sameView);
+}
+
+/** Everything a view needs from the session child (machines/session.view.ts). */
+export function useSessionView(): SessionView {
   const session = AppActor.useSelector((snapshot) => snapshot.children.session);
-  return useSelector(session, (snapshot) => (snapshot ? selector(snapshot) : undefined));
+  return useSelector(session, sessionView, sameView);
 }
 
 export function useSessionRef() {

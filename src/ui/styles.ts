@@ -1,4 +1,5 @@
 import { css } from '../../styled-system/css';
+import { card as cardRecipe } from '../../styled-system/recipes';
 
 /** Hidden on screen, read by screen readers. */
 export const visuallyHidden = css({
@@ -13,23 +14,17 @@ export const visuallyHidden = css({
   borderWidth: '0',
 });
 
-export const card = css({
-  bg: 'bg',
-  borderWidth: '1px',
-  borderColor: 'border',
-  borderRadius: 'card',
-  p: { base: '4', md: '6' },
-  boxShadow: 'sm',
-});
+/** Kept as a class name for the places that join it with others; the styles are the `card` recipe's. */
+export const card = cardRecipe();
 
+/** A page's main heading: it takes focus after a navigation, without a ring (it is not a control). */
 export const pageTitle = css({
-  fontSize: { base: '2xl', md: '3xl' },
-  fontWeight: 'bold',
+  textStyle: 'pageTitle',
   color: 'fg.highlighted',
-  letterSpacing: '-0.01em',
-  lineHeight: '1.2',
   _focus: { outline: 'none' },
 });
+
+export const sectionTitle = css({ textStyle: 'sectionTitle', color: 'fg.highlighted' });
 
 export const stack = css({ display: 'grid', gap: '6' });
 

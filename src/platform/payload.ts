@@ -1,0 +1,80 @@
+/**
+ * Prerendered pages' payloads in the browser: the copy inlined in the HTML (read once at start, for
+ * hydration), `_payload.json` for client navigations, and the preload of the links on screen. The one place
+ * the app reads payloads; anything unexpected is `null`, and the caller falls back to the page's loader.
+ */
+import { INLINE_PAYLOAD_ID, type PagePayload, parsePayload, payloadUrl } from '../../machines/payload';
+import { config } from '../config';
+
+const REQUEST_TIMEOUT_MS = 10_000;
+const base = import.meta.env?.BASE_URL ?? '/';
+
+/** Payloads asked for in this page's life, by URL: a preload and the navigation after it share one request. */
+const requests = new Map<string, Promise<PagePayload | null>>();
+
+async function fetchPayload(
+  url: string,
+  expected: { buildId: string; path: string },
+): Promise<PagePayload | null> {
+  try {
+    // The build id in the URL keeps builds apart, so the HTTP cache may answer without asking.
+    const response = await fetch(url, {
+      cache: 'force-cache',
+      credentials: 'same-origin',
+      headers: { accept: 'application/json' },
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    });
+    if (!response.ok) throw new Error(`answered ${response.status}`);
+    if (!(response.headers.get('content-type') ?? '').includes('json')) throw new Error('not JSON');
+    const payload = parsePayload(await response.json(), expected);
+    if (!payload) throw new Error(`not a payload of build ${expected.buildId} for ${expected.path}`);
+    return payload;
+  } catch (error) {
+    console.warn('[campaign-web] Cannot load payload', url, error instanceof Error ? error.message : error);
+    return null;
+  }
+}
+
+/** The payload of a prerendered page of this build, or `null` when it cannot be had (then: the loader). */
+export function loadPayload(path: string, buildId: string): Promise<PagePayload | null> {
+  const url = payloadUrl(path, buildId, base);
+  let request = requests.get(url);
+  if (!request) {
+    request = fetchPayload(url, { buildId, path });
+    requests.set(url, request);
+    // A failure is not remembered: the next navigation may try again.
+    void request.then((payload) => {
+      if (payload === null) requests.delete(url);
+    });
+  }
+  return request;
+}
+
+/** The app machine's `preloadPayloads`: the payloads of the prerendered pages the links on screen open. */
+export function preloadPayloads(prerendered: readonly string[], buildId: string): void {
+  const here = window.location.pathname;
+  const paths = new Set<string>();
+  for (const link of document.querySelectorAll<HTMLAnchorElement>('a[href^="/"]')) {
+    const url = new URL(link.href);
+    if (url.origin !== window.location.origin || url.pathname === here) continue;
+    if (prerendered.includes(url.pathname)) paths.add(url.pathname);
+  }
+  for (const path of paths) void loadPayload(path, buildId);
+}
+
+/**
+ * The payload inlined in a prerendered document, if it is this build's and this page's; `null` otherwise
+ * (an SPA shell, or HTML that does not belong to this path), and the app then starts as an SPA.
+ */
+export function readInlinePayload(): PagePayload | null {
+  const block = document.getElementById(INLINE_PAYLOAD_ID);
+  if (block?.getAttribute('type') !== 'application/json') return null;
+  try {
+    return parsePayload(JSON.parse(block?.textContent ?? ''), {
+      buildId: config.build.id,
+      path: window.location.pathname,
+    });
+  } catch {
+    return null;
+  }
+}
