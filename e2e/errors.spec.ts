@@ -144,6 +144,12 @@ test.describe('404', () => {
 
 test.describe('500', () => {
   test('a server error in page data shows the 500 view with a working "Reload" button', async ({ page }) => {
+    // Served as a plain SPA host would (the shell, not the prerendered HTML), so the page waits for the API.
+    await page.route('**/campaign/1', (route) =>
+      route.request().resourceType() === 'document'
+        ? route.fulfill({ path: `${process.env.E2E_OUT_DIR ?? 'dist'}/200.html` })
+        : route.continue(),
+    );
     await page.route('**/api/campaigns/1', (route) =>
       route.fulfill({
         status: 500,
@@ -187,6 +193,8 @@ test.describe('500', () => {
   }) => {
     await openPage(page, '/', LANDING_TITLE);
 
+    // Campaign 1 is prerendered: without its payload the navigation asks the API, as for any other page.
+    await page.route('**/campaign/1/_payload.json*', (route) => route.fulfill({ status: 404 }));
     await page.route('**/api/campaigns/1', (route) => route.abort('internetdisconnected'));
     await page.getByRole('link', { name: CAMPAIGNS.maple.title }).click();
     await expectPage(page, { url: '/campaign/1', heading: '503' });

@@ -42,9 +42,31 @@ export const CAMPAIGNS = {
 /** A user agent that `isbot` recognises as a crawler. */
 export const GOOGLEBOT_UA = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
 
-export const test = base.extend<{ allowPageErrors: boolean }>({
+export const test = base.extend<{ allowPageErrors: boolean; viewportPrefetch: boolean }>({
   allowPageErrors: [false, { option: true }],
-  page: async ({ page, allowPageErrors }, use) => {
+  /**
+   * Links on screen have their page's chunk and data prefetched when the browser is idle (src/ui/usePrefetch.ts).
+   * Most specs intercept the very request a click makes (a chunk that fails, data that hangs), so that idle
+   * prefetch is off unless a spec asks for it: with no IntersectionObserver reports, no link counts as on screen.
+   * Prefetch on pointer and focus intent stays on everywhere.
+   */
+  viewportPrefetch: [false, { option: true }],
+  page: async ({ page, allowPageErrors, viewportPrefetch }, use) => {
+    if (!viewportPrefetch) {
+      await page.addInitScript(() => {
+        window.IntersectionObserver = class {
+          readonly root = null;
+          readonly rootMargin = '0px';
+          readonly thresholds = [0];
+          observe() {}
+          unobserve() {}
+          disconnect() {}
+          takeRecords() {
+            return [];
+          }
+        } as unknown as typeof IntersectionObserver;
+      });
+    }
     const pageErrors: string[] = [];
     const dialogs: string[] = [];
     page.on('pageerror', (error) => pageErrors.push(error.message));
@@ -92,8 +114,17 @@ export function pageTitleOf(title: string): string {
 export async function signInViaApi(page: Page, account: Account): Promise<void> {
   const response = await page.request.post('/api/session', {
     data: { email: account.email, password: account.password },
+    headers: sameOrigin(),
   });
   expect(response.status(), `signing in ${account.email} through the API`).toBe(200);
+}
+
+/**
+ * The `Origin` a page of the app sends: the API refuses writes without it (cross-site request
+ * protection), and Playwright's `page.request` does not add it the way a browser's fetch does.
+ */
+export function sameOrigin(): Record<string, string> {
+  return { origin: new URL(String(test.info().project.use.baseURL)).origin };
 }
 
 /** Fills and submits the sign-in form of the page on screen (which must be /login). */
@@ -102,15 +133,30 @@ export async function signInWithForm(
   account: Pick<Account, 'email' | 'password'>,
 ): Promise<void> {
   await expect(mainHeading(page)).toHaveText('Sign in');
+  await expectHydrated(page);
   await page.getByLabel('Email').fill(account.email);
   await page.getByLabel('Password').fill(account.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
 }
 
-/** Opens a path and waits until the app has rendered that page's main heading. */
+/**
+ * Waits until React owns the page's main heading. A prerendered page shows its heading (and its buttons)
+ * before it hydrates, and a click or a keystroke before that does nothing: waiting for the text alone
+ * made tests that click at once flaky on a busy machine.
+ */
+export async function expectHydrated(page: Page): Promise<void> {
+  await expect
+    .poll(() =>
+      mainHeading(page).evaluate((heading) => Object.keys(heading).some((key) => key.startsWith('__react'))),
+    )
+    .toBe(true);
+}
+
+/** Opens a path and waits until the app has rendered that page's main heading and owns it. */
 export async function openPage(page: Page, path: string, heading: string | RegExp): Promise<void> {
   await page.goto(path);
   await expect(mainHeading(page)).toHaveText(heading);
+  await expectHydrated(page);
 }
 
 /** Asserts the committed page: address bar, main heading and document title. */
@@ -165,4 +211,19 @@ export async function loadingBarRecord(
       delayAfterClick: firstShownAt !== null && lastClickAt !== null ? firstShownAt - lastClickAt : null,
     };
   });
+}
+
+/**
+ * A "nothing happens" check: `read()` must keep returning `expected` for `ms` of real time, looked at every
+ * 50 ms, so a wrong behaviour has the whole window to show (an immediate check passes before anything could).
+ */
+export async function expectStays<T>(read: () => T | Promise<T>, expected: T, ms: number): Promise<void> {
+  const until = Date.now() + ms;
+  do {
+    const value: unknown = await read();
+    expect(value, `unchanged for ${ms} ms`).toEqual(expected);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  } while (Date.now() < until);
+  const last: unknown = await read();
+  expect(last, `unchanged for ${ms} ms`).toEqual(expected);
 }

@@ -171,3 +171,41 @@ test('when the endpoint and the public API both fail, each icon keeps its box an
   // The inlined icons beside them are unaffected.
   await expectLoaded(page, 'house');
 });
+
+test('a hostile icon body from the public API renders only its allow-listed SVG, and nothing runs', async ({
+  page,
+}) => {
+  // The body used to go in as markup behind a blocklist that `<image/onerror=...>` (no space) got past. The
+  // fixture fails the test if any dialog opens.
+  const hostile = {
+    telescope: '<image/onerror="alert(1)" href="x"/>',
+    sailboat:
+      '<image href="x" onerror="alert(2)"/><path d="M4 4h16" stroke="currentColor" onclick="alert(3)"/>',
+    tent: '<a href="javascript:alert(4)"><path d="M4 4h16"/></a><path d="M4 20h16" stroke="currentColor"/>',
+  };
+  await page.route(ENDPOINT, (route) => route.abort('failed'));
+  await page.route(FALLBACK, (route) =>
+    route.fulfill({
+      json: {
+        prefix: 'lucide',
+        width: 24,
+        height: 24,
+        icons: Object.fromEntries(Object.entries(hostile).map(([name, body]) => [name, { body }])),
+      },
+      headers: { 'access-control-allow-origin': '*' },
+    }),
+  );
+  const fallback = page.waitForRequest(FALLBACK);
+  await openPage(page, GALLERY, 'Component gallery');
+  await fallback;
+  await expect(icon(page, 'telescope')).toHaveAttribute('data-state', 'missing');
+  await expect(icon(page, 'sailboat')).toHaveAttribute('data-state', 'loaded');
+  await expect(icon(page, 'tent')).toHaveAttribute('data-state', 'loaded');
+  const rendered = page.locator('[data-icon="lucide:sailboat"], [data-icon="lucide:tent"]').locator('svg');
+  await expect(rendered.locator('path')).toHaveCount(2);
+  await expect(rendered.locator('image, a')).toHaveCount(0);
+  const attributes = await rendered.evaluateAll((svgs) =>
+    svgs.flatMap((svg) => [...svg.querySelectorAll('*')].flatMap((element) => element.getAttributeNames())),
+  );
+  expect(attributes.filter((name) => name.startsWith('on') || name.includes('href'))).toEqual([]);
+});

@@ -3,7 +3,7 @@
  * decodes, a reserved box (CLS 0) and a placeholder when the optimiser answers an error.
  */
 import type { Locator, Page, Response } from '@playwright/test';
-import { CAMPAIGNS, expect, openPage, test } from './fixtures';
+import { CAMPAIGNS, expect, mainHeading, openPage, test } from './fixtures';
 
 const HERO_1X = '/_ipx/f_webp&fit_cover&s_1104x368/campaigns/campaign-1.jpg';
 const HERO_2X = '/_ipx/f_webp&fit_cover&s_2048x683/campaigns/campaign-1.jpg';
@@ -69,7 +69,9 @@ test('the campaign hero asks the optimiser for its 1x URL, offers 2x, and decode
   page,
 }) => {
   const answered = page.waitForResponse(isImage('campaign-1.jpg'));
-  await openPage(page, `/campaign/${CAMPAIGNS.maple.id}`, CAMPAIGNS.maple.title);
+  // The prerendered HTML has the hero in it, so the load event waits for it: wait for the document only.
+  await page.goto(`/campaign/${CAMPAIGNS.maple.id}`, { waitUntil: 'domcontentloaded' });
+  await expect(mainHeading(page)).toHaveText(CAMPAIGNS.maple.title);
   const image = hero(page);
   await expect(image).toHaveAttribute('src', HERO_1X);
   await expect(image).toHaveAttribute('srcset', `${HERO_1X} 1x, ${HERO_2X} 2x`);
@@ -134,7 +136,9 @@ test('the campaign page does not shift while its images arrive (CLS 0)', async (
     await released;
     await route.continue();
   });
-  await openPage(page, `/campaign/${CAMPAIGNS.maple.id}`, CAMPAIGNS.maple.title);
+  // The prerendered HTML has the hero in it, so the load event waits for it: wait for the document only.
+  await page.goto(`/campaign/${CAMPAIGNS.maple.id}`, { waitUntil: 'domcontentloaded' });
+  await expect(mainHeading(page)).toHaveText(CAMPAIGNS.maple.title);
   const image = hero(page);
   const before = await image.boundingBox();
   expect(before?.width).toBeGreaterThan(0);

@@ -8,6 +8,7 @@ import {
   mainHeading,
   mainNav,
   SAM,
+  sameOrigin,
   signInViaApi,
   signInWithForm,
   test,
@@ -18,7 +19,10 @@ test.describe.configure({ mode: 'serial' });
 test.afterEach(async ({ page }) => {
   // Whatever happened, Sam's name goes back to the seeded one.
   await signInViaApi(page, SAM);
-  const restored = await page.request.patch('/api/profile', { data: { displayName: SAM.displayName } });
+  const restored = await page.request.patch('/api/profile', {
+    data: { displayName: SAM.displayName },
+    headers: sameOrigin(),
+  });
   expect(restored.status()).toBe(200);
 });
 

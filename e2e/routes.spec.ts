@@ -165,6 +165,8 @@ test.describe('client-side navigation', () => {
     // Hold the campaign's data until the test has seen the in-between state, then let it through.
     let release: () => void = () => {};
     const gate = new Promise<void>((resolve) => (release = resolve));
+    // Campaign 1 is prerendered: without its payload the navigation asks the API, as for any other page.
+    await page.route('**/campaign/1/_payload.json*', (route) => route.fulfill({ status: 404 }));
     await page.route('**/api/campaigns/1', async (route) => {
       await gate;
       await route.continue();
@@ -209,6 +211,8 @@ test.describe('client-side navigation', () => {
     await openPage(page, '/', LANDING_TITLE);
     let release: () => void = () => {};
     const gate = new Promise<void>((resolve) => (release = resolve));
+    // Campaign 1 is prerendered: without its payload the navigation asks the API, as for any other page.
+    await page.route('**/campaign/1/_payload.json*', (route) => route.fulfill({ status: 404 }));
     await page.route('**/api/campaigns/1', async (route) => {
       await gate;
       await route.continue().catch(() => {});

@@ -8,10 +8,27 @@ import { DEMO, expect, header, openPage, signInWithForm, test } from './fixtures
 
 const START = new Date('2030-01-01T09:00:00Z').getTime();
 
+/**
+ * The box of a toast once its entry animation has finished. The toast slides in from below, so a box measured
+ * mid-animation (likely on a busy machine) puts the pointer beside the toast, and the drag never starts.
+ */
+async function settledBox(toast: Locator) {
+  await toast.evaluate((element) =>
+    Promise.all(element.getAnimations().map((animation) => animation.finished)),
+  );
+  const box = await toast.boundingBox();
+  if (!box) throw new Error('the toast has no box');
+  return box;
+}
+
 /** Opens the gallery with a paused fake clock: time moves only when a test says so. */
 async function openGallery(page: Page): Promise<void> {
   await page.clock.install({ time: START });
+  // The prerendered gallery shows before the session check answers; jumping the clock past its timeout
+  // while it is in flight would add a toast of its own.
+  const session = page.waitForResponse((response) => response.url().endsWith('/api/session'));
   await openPage(page, '/campaign/components/info', 'Component gallery');
+  await session;
   // Jump past start-up timers (the manifest preload), then hold the clock still.
   await page.clock.pauseAt(START + 60_000);
 }
@@ -172,8 +189,7 @@ test.describe('toasts', () => {
     await openGallery(page);
     await show(page, 'Show toast that stays');
     const toast = toastTitled(page, 'Read this first');
-    const box = await toast.boundingBox();
-    if (!box) throw new Error('the toast has no box');
+    const box = await settledBox(toast);
     return { toast, x: box.x + 40, y: box.y + box.height / 2 };
   }
 
@@ -206,8 +222,7 @@ test.describe('toasts', () => {
     await openGallery(page);
     await show(page, 'Show toast that stays');
     const toast = toastTitled(page, 'Read this first');
-    const box = await toast.boundingBox();
-    if (!box) throw new Error('the toast has no box');
+    const box = await settledBox(toast);
     const x = box.x + box.width / 2;
     const y = box.y + box.height / 2;
     await page.mouse.move(x, y);

@@ -13,21 +13,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from '@playwright/test';
 import { createServer as createViteServer } from 'vite';
-import { findChromium } from './find-chromium.mjs';
+import { DESKTOP_CHROME_UA, requireChromium } from './find-chromium.mjs';
 import { freePort } from './free-port.mjs';
 
 const TOTAL = Number(process.argv[2]) || 10_000;
 const PER_ROUND = 5;
 const WARM_UP = 500;
 const REMOVE_DELAY_MS = 200;
-const UA =
-  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36';
+const UA = DESKTOP_CHROME_UA;
 
-const executablePath = findChromium();
-if (!executablePath) {
-  console.error('No Chromium found: set CHROME_PATH.');
-  process.exit(1);
-}
+const executablePath = requireChromium();
 
 const port = await freePort();
 const dataDir = mkdtempSync(join(tmpdir(), 'campaign-web-bench-'));

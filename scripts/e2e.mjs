@@ -15,7 +15,7 @@ if (!chromium) {
   process.exit(1);
 }
 const outDir = process.env.E2E_OUT_DIR ?? 'dist';
-if (!existsSync(`${outDir}/index.html`)) {
+if (!existsSync(`${outDir}/index.html`) || !existsSync('dist-server/main.mjs')) {
   console.error(`No production build in ${outDir}/: run \`npm run build\` first.`);
   process.exit(1);
 }

@@ -10,6 +10,23 @@ export function findChromium() {
   return candidates.find((path) => existsSync(path)) ?? null;
 }
 
+/**
+ * A desktop Chrome user agent for the benchmarks: headless Chromium's own (`HeadlessChrome`) is a crawler for
+ * `isbot`, and the app treats crawlers differently.
+ */
+export const DESKTOP_CHROME_UA =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36';
+
+/** The Chromium to benchmark with; exits with one clear line when there is none. */
+export function requireChromium() {
+  const path = findChromium();
+  if (!path) {
+    console.error('No Chromium found: set CHROME_PATH.');
+    process.exit(1);
+  }
+  return path;
+}
+
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   if (!findChromium()) {
     console.error(

@@ -1,0 +1,118 @@
+/**
+ * Requests that never answer: the API timeout (10 s, `config.apiTimeoutMs`) ends the wait with words for the
+ * user and a way to retry, instead of an empty page forever. `page.clock` moves time; the routes never fulfil.
+ */
+import type { Page } from '@playwright/test';
+import {
+  CAMPAIGNS,
+  DEMO,
+  expect,
+  expectPage,
+  header,
+  LANDING_TITLE,
+  mainHeading,
+  openPage,
+  signInViaApi,
+  test,
+} from './fixtures';
+
+const TIMEOUT_MS = 10_000;
+const TIMEOUT_TEXT = 'The server took too long to answer. Please try again.';
+
+/** A route that takes the request and never answers it, as a stalled server does. */
+async function stall(page: Page, url: string | RegExp): Promise<() => number> {
+  let seen = 0;
+  await page.route(url, () => {
+    seen += 1;
+  });
+  return () => seen;
+}
+
+/** Waits until the page has sent `count` stalled requests, then moves the clock past the timeout. */
+async function outlast(page: Page, requests: () => number, count = 1): Promise<void> {
+  await expect.poll(requests).toBeGreaterThanOrEqual(count);
+  await page.clock.runFor(TIMEOUT_MS + 100);
+}
+
+test('a deep link whose page data never arrives ends on the 500 view with the timeout, and Reload retries', async ({
+  page,
+}) => {
+  await page.clock.install();
+  // Served as a plain SPA host would (the shell, not the prerendered HTML), so the page waits for the API.
+  await page.route(`**/campaign/${CAMPAIGNS.maple.id}`, (route) =>
+    route.request().resourceType() === 'document'
+      ? route.fulfill({ path: `${process.env.E2E_OUT_DIR ?? 'dist'}/200.html` })
+      : route.continue(),
+  );
+  const requests = await stall(page, `**/api/campaigns/${CAMPAIGNS.maple.id}`);
+  await page.goto(`/campaign/${CAMPAIGNS.maple.id}`);
+  await outlast(page, requests);
+  await expectPage(page, { url: `/campaign/${CAMPAIGNS.maple.id}`, heading: '504' });
+  await expect(page.getByRole('main').getByText(TIMEOUT_TEXT)).toBeVisible();
+
+  await page.unroute(`**/api/campaigns/${CAMPAIGNS.maple.id}`);
+  await page.getByRole('button', { name: 'Reload' }).click();
+  await expectPage(page, { url: `/campaign/${CAMPAIGNS.maple.id}`, heading: CAMPAIGNS.maple.title });
+});
+
+test('a link whose page data never arrives: the navigation settles on the 500 view, Back still works', async ({
+  page,
+}) => {
+  await page.clock.install();
+  await openPage(page, '/', LANDING_TITLE);
+  // The campaign is prerendered: without its payload the navigation asks the API, as for any other page.
+  await page.route(`**/campaign/${CAMPAIGNS.creek.id}/_payload.json*`, (route) =>
+    route.fulfill({ status: 404 }),
+  );
+  const requests = await stall(page, `**/api/campaigns/${CAMPAIGNS.creek.id}`);
+  await page.getByRole('link', { name: CAMPAIGNS.creek.title }).click();
+  await outlast(page, requests);
+  await expectPage(page, { url: `/campaign/${CAMPAIGNS.creek.id}`, heading: '504' });
+  await expect(page.getByRole('main').getByText(TIMEOUT_TEXT)).toBeVisible();
+  await expect(mainHeading(page)).toBeFocused();
+  await page.goBack();
+  await expectPage(page, { url: '/', heading: LANDING_TITLE });
+});
+
+test('a session check that never answers: after the timeout the landing page shows, with a toast saying why', async ({
+  page,
+}) => {
+  // The audit's case: / showed the header and an empty main area forever.
+  await page.clock.install();
+  const requests = await stall(page, '**/api/session');
+  await page.goto('/');
+  await outlast(page, requests);
+  await expectPage(page, { url: '/', heading: LANDING_TITLE });
+  const toast = page.getByRole('region', { name: 'Notifications (F8)' }).getByRole('listitem');
+  await expect(toast.filter({ hasText: 'Could not check your session' })).toContainText(TIMEOUT_TEXT);
+});
+
+test('/home with /api/me/campaigns never answering ends on the 500 view, not an empty page', async ({
+  page,
+}) => {
+  await signInViaApi(page, DEMO);
+  await page.clock.install();
+  const requests = await stall(page, '**/api/me/campaigns');
+  await page.goto('/home');
+  await outlast(page, requests);
+  await expectPage(page, { url: '/home', heading: '504' });
+  await expect(page.getByRole('main').getByText(TIMEOUT_TEXT)).toBeVisible();
+  await expect(header(page)).toHaveCount(0);
+});
+
+test('a profile save that never answers keeps the page and what was typed, and says why in a toast', async ({
+  page,
+}) => {
+  await signInViaApi(page, DEMO);
+  await page.clock.install();
+  await openPage(page, '/profile', 'Your profile');
+  const requests = await stall(page, '**/api/profile');
+  const name = page.getByLabel('Display name');
+  await name.fill('Stalled Name');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await outlast(page, requests);
+  const toast = page.getByRole('region', { name: 'Notifications (F8)' }).getByRole('listitem');
+  await expect(toast.filter({ hasText: 'Profile not saved' })).toContainText(TIMEOUT_TEXT);
+  await expectPage(page, { url: '/profile', heading: 'Your profile' });
+  await expect(name).toHaveValue('Stalled Name');
+});

@@ -1,0 +1,327 @@
+// Side-by-side web benchmark of this app and the reference build (issue 13), in one run, on one machine,
+// behind one static server (gzip level 6, SPA fallback). Figures, never pass/fail. Prints, for each app:
+//  - first-load JavaScript of `/` as the browser fetched it before the page showed: raw, gzip, brotli;
+//  - first contentful paint and largest contentful paint of a cold load of `/`;
+//  - client navigation `/` -> first campaign: cold load, 1.5 s of looking, click; click to the new <h1>.
+//    Once straight away ("cold") and once after pointing at the link for 150 ms first ("after hover");
+//  - Lighthouse mobile performance and total blocking time of `/` and a campaign page (median of 3),
+//    when the `lighthouse` package is installed;
+// and the ratios app / reference. Runs alternate between the two apps so that load from other processes
+// falls on both alike; medians of BENCH_RUNS (default 10).
+//
+// The app's API (and images) come from its own production server, proxied by the static server; the
+// reference has no API.
+import { spawn } from 'node:child_process';
+import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import { extname, join, normalize } from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { chromium } from '@playwright/test';
+import { findChromium } from './find-chromium.mjs';
+import { freePort } from './free-port.mjs';
+
+const RUNS = Number(process.env.BENCH_RUNS) || 10;
+const LIGHTHOUSE_RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
+const REFERENCE = process.env.REFERENCE_BUILD ?? '../shared/reference/reference-build';
+const referenceRoot = [REFERENCE, '/work/shared/reference/reference-build'].find((dir) =>
+  existsSync(join(dir, '200.html')),
+);
+const DESKTOP_UA =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36';
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.webp': 'image/webp',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.txt': 'text/plain; charset=utf-8',
+};
+const COMPRESSIBLE = new Set(['.html', '.js', '.css', '.json', '.svg', '.txt']);
+
+/** A static server with an SPA fallback and gzip level 6; `proxy` forwards those path prefixes elsewhere. */
+function staticServer(root, fallback, proxy) {
+  const gzipped = new Map();
+  return createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    if (proxy?.prefixes.some((prefix) => url.pathname.startsWith(prefix))) {
+      const upstream = httpRequest(
+        { host: '127.0.0.1', port: proxy.port, path: req.url, method: req.method, headers: req.headers },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
+      upstream.on('error', () => res.writeHead(502).end());
+      req.pipe(upstream);
+      return;
+    }
+    let path = normalize(join(root, decodeURIComponent(url.pathname)));
+    if (!path.startsWith(normalize(root))) return res.writeHead(400).end();
+    if (existsSync(path) && statSync(path).isDirectory()) path = join(path, 'index.html');
+    if (!existsSync(path)) {
+      if (extname(url.pathname) !== '') return res.writeHead(404).end();
+      path = join(root, fallback);
+    }
+    const ext = extname(path);
+    const headers = {
+      'content-type': TYPES[ext] ?? 'application/octet-stream',
+      'cache-control':
+        path.includes('/assets/') || path.includes('/_nuxt/')
+          ? 'public, max-age=31536000, immutable'
+          : 'no-cache',
+    };
+    if (COMPRESSIBLE.has(ext) && /\bgzip\b/.test(req.headers['accept-encoding'] ?? '')) {
+      if (!gzipped.has(path)) gzipped.set(path, gzipSync(readFileSync(path), { level: 6 }));
+      res.writeHead(200, { ...headers, 'content-encoding': 'gzip', vary: 'accept-encoding' });
+      return res.end(gzipped.get(path));
+    }
+    res.writeHead(200, headers);
+    createReadStream(path).pipe(res);
+  });
+}
+
+const listen = (server, port) => new Promise((resolve) => server.listen(port, '127.0.0.1', resolve));
+
+async function waitFor(url, ms = 60_000) {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {}
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`${url} did not answer within ${ms} ms`);
+}
+
+const median = (values) => {
+  const sorted = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
+  if (sorted.length === 0) return Number.NaN;
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+/** Sizes of the files behind the script URLs a page fetched, read from disk. */
+function scriptBytes(root, urls) {
+  const total = { raw: 0, gzip: 0, brotli: 0 };
+  for (const url of new Set(urls)) {
+    const bytes = readFileSync(join(root, new URL(url).pathname));
+    total.raw += bytes.length;
+    total.gzip += gzipSync(bytes, { level: 6 }).length;
+    total.brotli += brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
+  }
+  return total;
+}
+
+/** One cold visit: load `/`, look for 1.5 s, optionally point at the link, click, time to the new <h1>. */
+async function visit(browser, app, hover) {
+  const context = await browser.newContext({ userAgent: DESKTOP_UA, viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  await page.addInitScript(() => {
+    window.__bench = { lcp: 0, lcpElement: '', shownAt: Number.NaN };
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) {
+        window.__bench.lcp = entry.startTime;
+        window.__bench.lcpElement = entry.element?.tagName ?? '';
+      }
+    }).observe({ type: 'largest-contentful-paint', buffered: true });
+    // The moment the first page is on screen: its <h1> (not the hidden start-up failure notice's).
+    new MutationObserver((_, observer) => {
+      if (document.querySelector('h1:not([hidden] h1)')) {
+        window.__bench.shownAt = performance.now();
+        observer.disconnect();
+      }
+    }).observe(document, { childList: true, subtree: true });
+  });
+  await page.goto(`${app.url}/`);
+  await page.locator('h1:visible').first().waitFor();
+  await page.waitForTimeout(1500);
+  const { scripts, ...paints } = await page.evaluate(() => {
+    // JavaScript requested before the page showed; prefetch hints (for later pages) are not part of it.
+    const prefetched = new Set([...document.querySelectorAll('link[rel=prefetch]')].map((link) => link.href));
+    return {
+      fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN,
+      lcp: window.__bench.lcp,
+      lcpElement: window.__bench.lcpElement,
+      scripts: performance
+        .getEntriesByType('resource')
+        .filter((entry) => entry.name.endsWith('.js') && entry.startTime < window.__bench.shownAt)
+        .map((entry) => entry.name)
+        .filter((name) => !prefetched.has(name)),
+    };
+  });
+  const link = page.locator('a[href^="/campaign/"]:not([href*="components"])').first();
+  if (hover) {
+    await link.hover();
+    await page.waitForTimeout(150);
+  }
+  const elapsed = page.evaluate(
+    () =>
+      new Promise((resolve) => {
+        const before = document.querySelector('h1');
+        const beforeText = before?.textContent;
+        let clickedAt = 0;
+        document.addEventListener('click', () => (clickedAt = performance.now()), {
+          capture: true,
+          once: true,
+        });
+        const done = () => {
+          const now = document.querySelector('main h1') ?? document.querySelector('h1');
+          if (clickedAt && now && (now !== before || now.textContent !== beforeText)) {
+            observer.disconnect();
+            resolve(performance.now() - clickedAt);
+          }
+        };
+        const observer = new MutationObserver(done);
+        observer.observe(document.body, { childList: true, subtree: true, characterData: true });
+      }),
+  );
+  await link.click();
+  const navigation = await elapsed;
+  await context.close();
+  return { ...paints, navigation, bytes: scriptBytes(app.root, scripts) };
+}
+
+function runLighthouse(url, chrome) {
+  return new Promise((resolve) => {
+    const child = spawn(
+      'npx',
+      [
+        'lighthouse',
+        url,
+        '--only-categories=performance',
+        '--form-factor=mobile',
+        '--output=json',
+        '--output-path=stdout',
+        '--quiet',
+        '--chrome-flags=--headless=new --no-sandbox',
+      ],
+      { env: { ...process.env, CHROME_PATH: chrome }, stdio: ['ignore', 'pipe', 'ignore'] },
+    );
+    let out = '';
+    child.stdout.on('data', (chunk) => (out += chunk));
+    child.on('close', () => {
+      try {
+        const report = JSON.parse(out);
+        resolve({
+          score: Math.round(report.categories.performance.score * 100),
+          tbt: report.audits['total-blocking-time'].numericValue,
+          lcp: report.audits['largest-contentful-paint'].numericValue,
+        });
+      } catch {
+        resolve(null);
+      }
+    });
+  });
+}
+
+async function main() {
+  if (!referenceRoot) throw new Error(`No reference build at ${REFERENCE} (set REFERENCE_BUILD).`);
+  if (!existsSync('dist/.vite/manifest.json'))
+    throw new Error('No build in dist/: run `npm run build` first.');
+  const chrome = findChromium();
+  if (!chrome) throw new Error('No Chromium (set CHROME_PATH).');
+  const dataDir = await mkdtemp(join(tmpdir(), 'bench-web-'));
+  const apiPort = await freePort();
+  const api = spawn(
+    'npx',
+    ['vite', 'preview', '--host', '127.0.0.1', '--port', String(apiPort), '--strictPort'],
+    {
+      env: { ...process.env, DATA_DIR: dataDir, VITE_CONFIG_NATIVE_IGNORE_WARNING: 'true' },
+      stdio: 'ignore',
+    },
+  );
+  const servers = [];
+  try {
+    await waitFor(`http://127.0.0.1:${apiPort}/api/session`);
+    const apps = [
+      {
+        name: 'this app',
+        root: 'dist',
+        fallback: 'index.html',
+        proxy: { port: apiPort, prefixes: ['/api/', '/_ipx/'] },
+      },
+      { name: 'reference', root: referenceRoot, fallback: '200.html' },
+    ];
+    for (const app of apps) {
+      const port = await freePort();
+      const server = staticServer(app.root, app.fallback, app.proxy);
+      await listen(server, port);
+      servers.push(server);
+      app.url = `http://127.0.0.1:${port}`;
+      app.runs = { cold: [], hover: [] };
+    }
+    const browser = await chromium.launch({ executablePath: chrome });
+    for (let run = 0; run < RUNS; run += 1) {
+      for (const hover of [false, true]) {
+        for (const app of run % 2 ? [...apps].reverse() : apps) {
+          app.runs[hover ? 'hover' : 'cold'].push(await visit(browser, app, hover));
+        }
+      }
+      process.stdout.write(`\rrun ${run + 1}/${RUNS}`);
+    }
+    await browser.close();
+    process.stdout.write('\n');
+
+    const lighthouse = LIGHTHOUSE_RUNS > 0 && existsSync('node_modules/lighthouse/package.json');
+    if (lighthouse) {
+      for (const app of apps) app.lighthouse = { '/': [], '/campaign/1': [] };
+      for (let run = 0; run < LIGHTHOUSE_RUNS; run += 1) {
+        for (const app of run % 2 ? [...apps].reverse() : apps) {
+          for (const path of ['/', '/campaign/1'])
+            app.lighthouse[path].push(await runLighthouse(`${app.url}${path}`, chrome));
+        }
+      }
+    }
+
+    const [ours, reference] = apps;
+    const figure = (app, pick) => median(app.runs.cold.map(pick));
+    const rows = [
+      ['first-load JS of / raw (kB)', (app) => figure(app, (r) => r.bytes.raw) / 1000],
+      ['first-load JS of / gzip (kB)', (app) => figure(app, (r) => r.bytes.gzip) / 1000],
+      ['first-load JS of / brotli (kB)', (app) => figure(app, (r) => r.bytes.brotli) / 1000],
+      ['first contentful paint of / (ms)', (app) => figure(app, (r) => r.fcp)],
+      ['largest contentful paint of / (ms)', (app) => figure(app, (r) => r.lcp)],
+      ['navigation / -> campaign, cold click (ms)', (app) => figure(app, (r) => r.navigation)],
+      ['navigation after 150 ms hover (ms)', (app) => median(app.runs.hover.map((r) => r.navigation))],
+    ];
+    if (lighthouse) {
+      for (const path of ['/', '/campaign/1']) {
+        rows.push([
+          `Lighthouse mobile score ${path}`,
+          (app) => median(app.lighthouse[path].map((r) => r?.score)),
+        ]);
+        rows.push([`Lighthouse TBT ${path} (ms)`, (app) => median(app.lighthouse[path].map((r) => r?.tbt))]);
+        rows.push([`Lighthouse LCP ${path} (ms)`, (app) => median(app.lighthouse[path].map((r) => r?.lcp))]);
+      }
+    }
+    console.log(`\n== This app vs the reference build (${RUNS} interleaved cold runs, medians) ==`);
+    console.log(
+      `${'figure'.padEnd(44)} ${'this app'.padStart(10)} ${'reference'.padStart(10)} ${'ratio'.padStart(7)}`,
+    );
+    for (const [label, pick] of rows) {
+      const a = pick(ours);
+      const b = pick(reference);
+      console.log(
+        `${label.padEnd(44)} ${a.toFixed(1).padStart(10)} ${b.toFixed(1).padStart(10)} ${(a / b).toFixed(2).padStart(7)}`,
+      );
+    }
+    console.log(
+      `LCP element of /: this app ${ours.runs.cold[0].lcpElement}, reference ${reference.runs.cold[0].lcpElement}`,
+    );
+    if (!lighthouse) console.log('(Lighthouse not installed: `npm ci` installs it as a dev dependency.)');
+  } finally {
+    for (const server of servers) server.close();
+    api.kill();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();
