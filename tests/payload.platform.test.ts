@@ -1,3 +1,4 @@
+// @vitest-environment happy-dom
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loadPayload, preloadPayloads, readInlinePayload } from '../src/platform/payload';
 

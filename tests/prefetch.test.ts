@@ -1,3 +1,4 @@
+// @vitest-environment happy-dom
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { apiBaseFrom, sessionPreloadTag } from '../server/apiPreload';
 import { importPage, loadPage } from '../src/pages/registry';
