@@ -1,10 +1,12 @@
-/** The session and colour-mode view modules: what a view reads, from real snapshots of each machine. */
+/** The session, colour-mode and toaster view modules: what a view reads, from real snapshots of each machine. */
 import { describe, expect, it } from 'vitest';
-import { createActor, fromCallback, fromPromise } from 'xstate';
+import { createActor, fromCallback, fromPromise, SimulatedClock } from 'xstate';
 import { colorModeMachine } from '../machines/colorMode.machine';
 import { colorModeView } from '../machines/colorMode.view';
 import { type SessionUser, sessionMachine } from '../machines/session.machine';
 import { sessionView } from '../machines/session.view';
+import { createToasterMachine, type ToasterEvent } from '../machines/toaster.machine';
+import { toasterView } from '../machines/toaster.view';
 import { flush } from './support/appHarness';
 
 const demo: SessionUser = { id: 'u1', email: 'demo@example.com', displayName: 'Demo User' };
@@ -145,5 +147,82 @@ describe('colour-mode view', () => {
       disabled: true,
       settled: true,
     });
+  });
+});
+
+describe('toaster view', () => {
+  const quiet = () => fromCallback<ToasterEvent>(() => () => {});
+
+  function startToaster() {
+    const clock = new SimulatedClock();
+    const logic = createToasterMachine({
+      settings: {
+        durationMs: 5000,
+        maxVisible: 5,
+        removeDelayMs: 200,
+        swipe: { direction: 'right', thresholdPx: 50, startTouchPx: 10, startPx: 2 },
+      },
+      now: () => clock.now(),
+    }).provide({
+      actors: {
+        listenToToastApi: quiet(),
+        watchWindowFocus: quiet(),
+        watchPageVisibility: quiet(),
+        listenToHotkey: quiet(),
+        listenToEscape: quiet(),
+      },
+    });
+    return { actor: createActor(logic, { clock }).start(), clock };
+  }
+
+  it('is empty and running before the toaster starts', () => {
+    expect(toasterView(undefined)).toEqual({
+      entries: [],
+      paused: false,
+      empty: true,
+      rootAttributes: { 'data-paused': undefined, 'data-empty': true },
+    });
+  });
+
+  it('follows the toasts shown, the pause and a clear', () => {
+    const { actor } = startToaster();
+    expect(toasterView(actor.getSnapshot())).toMatchObject({ empty: true, paused: false, entries: [] });
+
+    actor.send({ type: 'toast.add', toast: { id: 'a', title: 'Saved' } });
+    actor.send({ type: 'toast.add', toast: { id: 'b', title: 'Archived' } });
+    const shown = toasterView(actor.getSnapshot());
+    expect(shown.entries.map((entry) => entry.id)).toEqual(['a', 'b']);
+    expect(shown).toMatchObject({
+      empty: false,
+      paused: false,
+      rootAttributes: { 'data-paused': undefined, 'data-empty': undefined },
+    });
+
+    actor.send({ type: 'viewport.pause', reason: 'pointer' });
+    const paused = toasterView(actor.getSnapshot());
+    expect(paused).toMatchObject({ paused: true, rootAttributes: { 'data-paused': true } });
+    // Pausing changes no entry: the same array, so a view comparing fields does not re-render the list.
+    expect(paused.entries).toBe(shown.entries);
+
+    actor.send({ type: 'viewport.resume', reason: 'pointer' });
+    expect(toasterView(actor.getSnapshot()).paused).toBe(false);
+
+    actor.send({ type: 'toast.clear' });
+    expect(toasterView(actor.getSnapshot())).toMatchObject({
+      empty: true,
+      entries: [],
+      rootAttributes: { 'data-empty': true },
+    });
+  });
+
+  it('is not empty while the last toast plays its exit, and empty once it is removed', () => {
+    const { actor, clock } = startToaster();
+    actor.send({ type: 'toast.add', toast: { id: 'a', title: 'Saved' } });
+    actor.send({ type: 'toast.dismiss', id: 'a' });
+    const closing = toasterView(actor.getSnapshot());
+    expect(closing.empty).toBe(false);
+    expect(closing.entries.map((entry) => entry.open)).toEqual([false]);
+    clock.increment(200);
+    expect(toasterView(actor.getSnapshot())).toMatchObject({ empty: true, entries: [] });
   });
 });

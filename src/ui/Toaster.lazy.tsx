@@ -1,6 +1,5 @@
-import { useSelector } from '@xstate/react';
 import { lazyModule } from '../platform/lazyLoad';
-import { AppActor } from './appActor';
+import { useToasterView } from './appActor';
 import type { ToasterProps } from './Toaster';
 import { useAfterFirstPage } from './useAfterFirstPage';
 import { useLazyModule } from './useLazyModule';
@@ -14,8 +13,7 @@ const toasterCode = lazyModule(() => import('./Toaster'));
  */
 export function LazyToaster(props: ToasterProps) {
   const afterFirstPage = useAfterFirstPage();
-  const toaster = AppActor.useSelector((snapshot) => snapshot.children.toaster);
-  const hasToasts = useSelector(toaster, (snapshot) => (snapshot?.context.entries.length ?? 0) > 0);
-  const code = useLazyModule(toasterCode, afterFirstPage || hasToasts);
+  const { empty } = useToasterView();
+  const code = useLazyModule(toasterCode, afterFirstPage || !empty);
   return code ? <code.Toaster {...props} /> : null;
 }

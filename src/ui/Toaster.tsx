@@ -24,11 +24,10 @@ import {
 } from '../../machines/toaster.utils';
 import { toast as toastRecipe } from '../../styled-system/recipes';
 import { config } from '../config';
-import { AppActor } from './appActor';
+import { useToasterRef, useToasterView } from './appActor';
 import { visuallyHidden } from './styles';
 
 const parts = toastAnatomy.build();
-const NO_ENTRIES: readonly ToastEntry[] = [];
 
 type ToastClasses = ReturnType<typeof toastRecipe>;
 
@@ -41,9 +40,8 @@ export interface ToasterProps {
 /** Mounted once, outside the page switch, so toasts outlive the error page and navigations. */
 export function Toaster({ label = config.toast.label, position = config.toast.position }: ToasterProps) {
   assertToasterLabel(label);
-  const toaster = AppActor.useSelector((snapshot) => snapshot.children.toaster);
-  const entries = useSelector(toaster, (snapshot) => snapshot?.context.entries ?? NO_ENTRIES);
-  const paused = useSelector(toaster, (snapshot) => snapshot?.hasTag('paused') ?? false);
+  const toaster = useToasterRef();
+  const { entries, rootAttributes } = useToasterView();
   const classes = toastRecipe({ placement: position });
   // Newest first, as the list is read and tabbed; the recipe stacks it from the screen edge.
   const newestFirst = [...entries].reverse();
@@ -71,8 +69,7 @@ export function Toaster({ label = config.toast.label, position = config.toast.po
         className={classes.group}
         style={style}
         data-placement={position}
-        data-paused={paused || undefined}
-        data-empty={entries.length === 0 || undefined}
+        {...rootAttributes}
         onPointerMove={() => pause('pointer')}
         onPointerLeave={() => resume('pointer')}
         onFocus={() => pause('focus')}

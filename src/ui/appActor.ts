@@ -2,6 +2,7 @@ import { createActorContext, useSelector } from '@xstate/react';
 import { appMachine } from '../../machines/app.machine';
 import { type AppView, appView } from '../../machines/app.view';
 import { type SessionView, sessionView } from '../../machines/session.view';
+import { type ToasterView, toasterView } from '../../machines/toaster.view';
 
 /** The root actor, provided once by `src/main.tsx` with the browser's implementations. */
 export const AppActor = createActorContext(appMachine);
@@ -39,4 +40,14 @@ export function useSessionView(): SessionView {
 
 export function useSessionRef() {
   return AppActor.useSelector((snapshot) => snapshot.children.session);
+}
+
+/** The toaster child (system id `toaster`), to send viewport events to. */
+export function useToasterRef() {
+  return AppActor.useSelector((snapshot) => snapshot.children.toaster);
+}
+
+/** Everything the toast viewport needs from the toaster child (machines/toaster.view.ts). */
+export function useToasterView(): ToasterView {
+  return useSelector(useToasterRef(), toasterView, sameView);
 }
