@@ -37,6 +37,26 @@ const navLink = css({
   '&[aria-current=page]': { color: 'primary.text', bg: 'primary.subtle' },
 });
 
+/** One link of the main navigation: an icon and its label. */
+function NavItem({
+  to,
+  icon,
+  label,
+}: {
+  readonly to: string;
+  readonly icon: string;
+  readonly label: string;
+}) {
+  return (
+    <li>
+      <Link to={to} className={navLink}>
+        <Icon name={icon} />
+        {label}
+      </Link>
+    </li>
+  );
+}
+
 const container = css({ maxW: '6xl', mx: 'auto', px: { base: '4', md: '6' }, w: 'full' });
 
 /** The one layout: header with navigation, the page, a footer. */
@@ -106,26 +126,11 @@ export function DefaultLayout({ children }: { readonly children: ReactNode }) {
             <ul className={css({ display: 'flex', gap: '1', alignItems: 'center' })}>
               {signedIn ? (
                 <>
-                  <li>
-                    <Link to={pathTo('home')} className={navLink}>
-                      <Icon name="lucide:house" />
-                      Home
-                    </Link>
-                  </li>
-                  <li>
-                    <Link to={pathTo('profile')} className={navLink}>
-                      <Icon name="lucide:user-round" />
-                      Profile
-                    </Link>
-                  </li>
+                  <NavItem to={pathTo('home')} icon="lucide:house" label="Home" />
+                  <NavItem to={pathTo('profile')} icon="lucide:user-round" label="Profile" />
                 </>
               ) : (
-                <li>
-                  <Link to={pathTo('login')} className={navLink}>
-                    <Icon name="lucide:log-in" />
-                    Sign in
-                  </Link>
-                </li>
+                <NavItem to={pathTo('login')} icon="lucide:log-in" label="Sign in" />
               )}
             </ul>
           </nav>

@@ -1,22 +1,42 @@
 import { pathTo, routes } from '../../machines/routes';
 import type { ToastOptions } from '../../machines/toaster.utils';
 import { css } from '../../styled-system/css';
+import { grid } from '../../styled-system/patterns';
 import { button } from '../../styled-system/recipes';
 import { toast } from '../platform/toast';
 import { GoalProgress, StatusBadge } from '../ui/CampaignCard';
+import { CardSection } from '../ui/CardSection';
 import { LazyColorModeSwitch } from '../ui/ColorModeSwitch.lazy';
 import { Field } from '../ui/Field';
 import { Icon } from '../ui/Icon';
 import { Image } from '../ui/Image';
 import { Link } from '../ui/Link';
-import { card, muted, pageTitle, sectionTitle, stack } from '../ui/styles';
+import { PageHeader } from '../ui/PageHeader';
+import { stack } from '../ui/styles';
 import { Tooltip } from '../ui/Tooltip';
 import { definePage } from './types';
 
-/** Icons the build inlines because the source names them as whole literals: no request on first load. */
 /** One button each in the toast specimen: what it is called and the toast it shows. */
 const imageFigure = css({ w: '48', display: 'grid', gap: '1', fontSize: 'xs', color: 'fg.muted' });
 const roundedImage = css({ borderRadius: 'control' });
+
+/** One image of the images specimen, 192×128 and cropped to fill, with what it shows below. */
+function ImageFigure({
+  src,
+  alt,
+  caption,
+}: {
+  readonly src: string;
+  readonly alt: string;
+  readonly caption: string;
+}) {
+  return (
+    <figure className={imageFigure}>
+      <Image src={src} alt={alt} width={192} height={128} fit="cover" className={roundedImage} />
+      <figcaption>{caption}</figcaption>
+    </figure>
+  );
+}
 
 const toastDemos: readonly { label: string; toast: ToastOptions }[] = [
   {
@@ -52,6 +72,7 @@ const toastDemos: readonly { label: string; toast: ToastOptions }[] = [
   },
 ];
 
+/** Icons the build inlines because the source names them as whole literals: no request on first load. */
 const BUNDLED_ICONS = [
   { name: 'lucide:house', label: 'Home' },
   { name: 'lucide:user-round', label: 'Profile' },
@@ -88,15 +109,11 @@ function Specimen({
   children: React.ReactNode;
 }) {
   return (
-    <section aria-labelledby={id} className={`${card} ${css({ display: 'grid', gap: '3' })}`}>
-      <h2 id={id} className={sectionTitle}>
-        {title}
-      </h2>
-      <p className={muted}>{description}</p>
+    <CardSection id={id} title={title} description={description}>
       <div className={css({ display: 'flex', gap: '3', flexWrap: 'wrap', alignItems: 'center' })}>
         {children}
       </div>
-    </section>
+    </CardSection>
   );
 }
 
@@ -104,21 +121,11 @@ function Specimen({
 function ComponentsInfoPage() {
   return (
     <div className={stack}>
-      <header className={css({ display: 'grid', gap: '1' })}>
-        <h1 tabIndex={-1} className={pageTitle}>
-          Component gallery
-        </h1>
-        <p className={muted}>
-          Every building block of campaign-web, live. New components appear here as they land.
-        </p>
-      </header>
-      <div
-        className={css({
-          display: 'grid',
-          gap: '4',
-          gridTemplateColumns: { base: '1fr', lg: 'repeat(2, minmax(0, 1fr))' },
-        })}
-      >
+      <PageHeader
+        title="Component gallery"
+        description="Every building block of campaign-web, live. New components appear here as they land."
+      />
+      <div className={grid({ gap: '4', columns: { base: 1, lg: 2 } })}>
         <Specimen
           id="buttons"
           title="Buttons"
@@ -202,27 +209,16 @@ function ComponentsInfoPage() {
           title="Images"
           description="Resized by the /_ipx optimiser with 1x and 2x candidates in webp; a missing source shows a placeholder of the same size."
         >
-          <figure className={imageFigure}>
-            <Image
-              src="/campaigns/campaign-3.jpg"
-              alt="A river between green hills"
-              width={192}
-              height={128}
-              fit="cover"
-              className={roundedImage}
-            />
-            <figcaption>campaign-3.jpg, 192×128</figcaption>
-          </figure>
-          <figure className={imageFigure}>
-            <Image
-              src="/campaigns/no-such-image.jpg"
-              alt="A source that does not exist"
-              width={192}
-              height={128}
-              className={roundedImage}
-            />
-            <figcaption>Missing source: placeholder</figcaption>
-          </figure>
+          <ImageFigure
+            src="/campaigns/campaign-3.jpg"
+            alt="A river between green hills"
+            caption="campaign-3.jpg, 192×128"
+          />
+          <ImageFigure
+            src="/campaigns/no-such-image.jpg"
+            alt="A source that does not exist"
+            caption="Missing source: placeholder"
+          />
         </Specimen>
         <Specimen
           id="links"
@@ -281,13 +277,7 @@ function ComponentsInfoPage() {
           </button>
         </Specimen>
       </div>
-      <section
-        aria-labelledby="routes-title"
-        className={`${card} ${css({ display: 'grid', gap: '3', overflowX: 'auto' })}`}
-      >
-        <h2 id="routes-title" className={sectionTitle}>
-          Route table
-        </h2>
+      <CardSection id="routes-title" title="Route table" className={css({ overflowX: 'auto' })}>
         <table
           className={css({
             w: 'full',
@@ -328,7 +318,7 @@ function ComponentsInfoPage() {
             ))}
           </tbody>
         </table>
-      </section>
+      </CardSection>
     </div>
   );
 }

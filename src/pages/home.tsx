@@ -1,9 +1,11 @@
 import type { CampaignListResponse, CampaignSummary } from '../../server/types';
 import { css } from '../../styled-system/css';
+import { grid } from '../../styled-system/patterns';
 import { apiRequest } from '../platform/api';
 import { useSessionView } from '../ui/appActor';
-import { CampaignCard, cardGrid, formatMoney } from '../ui/CampaignCard';
-import { muted, pageTitle, stack } from '../ui/styles';
+import { CampaignList, formatMoney } from '../ui/CampaignCard';
+import { PageHeader } from '../ui/PageHeader';
+import { stack } from '../ui/styles';
 import { definePage, type PageProps } from './types';
 
 interface HomeData {
@@ -16,19 +18,8 @@ function HomePage({ data }: PageProps<HomeData>) {
   const raised = data.campaigns.reduce((sum, campaign) => sum + campaign.raised, 0);
   return (
     <div className={stack}>
-      <header className={css({ display: 'grid', gap: '2' })}>
-        <h1 tabIndex={-1} className={pageTitle}>
-          Welcome back, {name}
-        </h1>
-        <p className={muted}>Here is how your campaigns are doing.</p>
-      </header>
-      <dl
-        className={css({
-          display: 'grid',
-          gap: '4',
-          gridTemplateColumns: { base: '1fr', sm: 'repeat(3, minmax(0, 1fr))' },
-        })}
-      >
+      <PageHeader title={`Welcome back, ${name}`} description="Here is how your campaigns are doing." />
+      <dl className={grid({ gap: '4', columns: { base: 1, sm: 3 } })}>
         {[
           ['Campaigns', String(data.campaigns.length)],
           ['Active now', String(active)],
@@ -53,15 +44,7 @@ function HomePage({ data }: PageProps<HomeData>) {
         <h2 id="mine-title" className={css({ fontSize: 'xl', fontWeight: 'bold', color: 'fg.highlighted' })}>
           Your campaigns
         </h2>
-        {data.campaigns.length === 0 ? (
-          <p className={muted}>You have no campaigns yet.</p>
-        ) : (
-          <div className={cardGrid}>
-            {data.campaigns.map((campaign) => (
-              <CampaignCard key={campaign.id} campaign={campaign} />
-            ))}
-          </div>
-        )}
+        <CampaignList campaigns={data.campaigns} empty="You have no campaigns yet." />
       </section>
     </div>
   );

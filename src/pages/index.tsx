@@ -4,9 +4,9 @@ import { css } from '../../styled-system/css';
 import { button } from '../../styled-system/recipes';
 import { apiRequest } from '../platform/api';
 import { useSessionView } from '../ui/appActor';
-import { CampaignCard, cardGrid } from '../ui/CampaignCard';
+import { CampaignList } from '../ui/CampaignCard';
 import { Link } from '../ui/Link';
-import { muted, stack } from '../ui/styles';
+import { stack } from '../ui/styles';
 import { definePage, type PageProps } from './types';
 
 interface IndexData {
@@ -71,15 +71,7 @@ function IndexPage({ data }: PageProps<IndexData>) {
         >
           Featured campaigns
         </h2>
-        {data.featured.length === 0 ? (
-          <p className={muted}>No campaigns are featured right now.</p>
-        ) : (
-          <div className={cardGrid}>
-            {data.featured.map((campaign) => (
-              <CampaignCard key={campaign.id} campaign={campaign} />
-            ))}
-          </div>
-        )}
+        <CampaignList campaigns={data.featured} empty="No campaigns are featured right now." />
       </section>
     </div>
   );

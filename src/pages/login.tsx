@@ -5,7 +5,8 @@ import { css } from '../../styled-system/css';
 import { alert, button } from '../../styled-system/recipes';
 import { useSessionRef, useSessionView } from '../ui/appActor';
 import { Field } from '../ui/Field';
-import { card, muted, pageTitle } from '../ui/styles';
+import { PageHeader } from '../ui/PageHeader';
+import { card } from '../ui/styles';
 import { definePage, type PageProps } from './types';
 
 interface FieldErrors {
@@ -46,16 +47,14 @@ function LoginPage({ location }: PageProps<undefined>) {
   return (
     <div className={css({ display: 'grid', placeItems: 'center', py: { base: '4', md: '10' } })}>
       <div className={`${card} ${css({ w: 'full', maxW: 'md', display: 'grid', gap: '5' })}`}>
-        <header className={css({ display: 'grid', gap: '1' })}>
-          <h1 tabIndex={-1} className={pageTitle}>
-            Sign in
-          </h1>
-          <p className={muted}>
-            {returnTo
+        <PageHeader
+          title="Sign in"
+          description={
+            returnTo
               ? `You will go back to ${safeReturnTo(returnTo)} afterwards.`
-              : 'Welcome back to campaign-web.'}
-          </p>
-        </header>
+              : 'Welcome back to campaign-web.'
+          }
+        />
         {serverError ? (
           <div role="alert" className={alert({ tone: 'error' })}>
             {serverError}

@@ -2,12 +2,16 @@ import { type FormEvent, useState } from 'react';
 import { css } from '../../styled-system/css';
 import { button } from '../../styled-system/recipes';
 import { useSessionRef, useSessionView } from '../ui/appActor';
+import { CardSection } from '../ui/CardSection';
 import { LazyColorModeSwitch } from '../ui/ColorModeSwitch.lazy';
 import { Field } from '../ui/Field';
-import { card, muted, pageTitle, sectionTitle, stack } from '../ui/styles';
+import { PageHeader } from '../ui/PageHeader';
+import { stack } from '../ui/styles';
 import { definePage } from './types';
 
 const MAX_NAME = 60;
+
+const settingsWidth = css({ maxW: '2xl' });
 
 function ProfilePage() {
   const session = useSessionRef();
@@ -34,19 +38,8 @@ function ProfilePage() {
 
   return (
     <div className={stack}>
-      <header className={css({ display: 'grid', gap: '1' })}>
-        <h1 tabIndex={-1} className={pageTitle}>
-          Your profile
-        </h1>
-        <p className={muted}>How other people see you on campaign-web.</p>
-      </header>
-      <section
-        aria-labelledby="details-title"
-        className={`${card} ${css({ display: 'grid', gap: '5', maxW: '2xl' })}`}
-      >
-        <h2 id="details-title" className={sectionTitle}>
-          Details
-        </h2>
+      <PageHeader title="Your profile" description="How other people see you on campaign-web." />
+      <CardSection id="details-title" title="Details" spacing="roomy" className={settingsWidth}>
         <dl className={css({ display: 'grid', gap: '1' })}>
           <dt className={css({ fontSize: 'sm', color: 'fg.muted' })}>Email</dt>
           <dd className={css({ color: 'fg.highlighted', fontWeight: 'medium' })}>{user?.email}</dd>
@@ -71,27 +64,23 @@ function ProfilePage() {
             </p>
           </div>
         </form>
-      </section>
-      <section
-        aria-labelledby="appearance-title"
-        className={`${card} ${css({ display: 'grid', gap: '3', maxW: '2xl' })}`}
+      </CardSection>
+      <CardSection
+        id="appearance-title"
+        title="Appearance"
+        description="Light, dark, or the same as your system. Remembered on this browser."
+        className={settingsWidth}
       >
-        <h2 id="appearance-title" className={sectionTitle}>
-          Appearance
-        </h2>
-        <p className={muted}>Light, dark, or the same as your system. Remembered on this browser.</p>
         <div>
           <LazyColorModeSwitch />
         </div>
-      </section>
-      <section
-        aria-labelledby="session-title"
-        className={`${card} ${css({ display: 'grid', gap: '3', maxW: '2xl' })}`}
+      </CardSection>
+      <CardSection
+        id="session-title"
+        title="Session"
+        description="Signing out ends your session on this browser."
+        className={settingsWidth}
       >
-        <h2 id="session-title" className={sectionTitle}>
-          Session
-        </h2>
-        <p className={muted}>Signing out ends your session on this browser.</p>
         <div>
           <button
             type="button"
@@ -102,7 +91,7 @@ function ProfilePage() {
             Sign out
           </button>
         </div>
-      </section>
+      </CardSection>
     </div>
   );
 }

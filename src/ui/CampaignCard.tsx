@@ -3,6 +3,7 @@ import type { CampaignStatus, CampaignSummary } from '../../server/types';
 import { css } from '../../styled-system/css';
 import { Image } from './Image';
 import { Link } from './Link';
+import { muted } from './styles';
 
 const statusLabels: Readonly<Record<CampaignStatus, string>> = {
   draft: 'Draft',
@@ -131,8 +132,26 @@ export function CampaignCard({ campaign }: { readonly campaign: CampaignSummary 
   );
 }
 
-export const cardGrid = css({
+const cardGrid = css({
   display: 'grid',
   gap: '4',
   gridTemplateColumns: { base: '1fr', md: 'repeat(2, minmax(0, 1fr))', xl: 'repeat(3, minmax(0, 1fr))' },
 });
+
+/** Campaign cards in a responsive grid, or the `empty` sentence when there are none. */
+export function CampaignList({
+  campaigns,
+  empty,
+}: {
+  readonly campaigns: readonly CampaignSummary[];
+  readonly empty: string;
+}) {
+  if (campaigns.length === 0) return <p className={muted}>{empty}</p>;
+  return (
+    <div className={cardGrid}>
+      {campaigns.map((campaign) => (
+        <CampaignCard key={campaign.id} campaign={campaign} />
+      ))}
+    </div>
+  );
+}
