@@ -16,6 +16,15 @@ const pages = [
   ['home', '/home', true],
   ['profile', '/profile', true],
 ];
+/** Signs the demo account in. The API refuses writes without the page's `Origin`, which a browser's fetch sends. */
+async function signIn(page) {
+  const response = await page.request.post(`${base}/api/session`, {
+    data: { email: 'demo@example.com', password: 'demo-password' },
+    headers: { origin: new URL(base).origin },
+  });
+  if (!response.ok()) throw new Error(`sign-in failed: ${response.status()} ${await response.text()}`);
+}
+
 const browser = await chromium.launch({ executablePath: process.env.CHROME_PATH || '/usr/bin/chromium' });
 for (const scheme of (process.env.SCHEMES ?? 'light,dark').split(',')) {
   for (const width of (process.env.WIDTHS ?? '375,1280').split(',').map(Number)) {
@@ -27,15 +36,10 @@ for (const scheme of (process.env.SCHEMES ?? 'light,dark').split(',')) {
         'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36',
     });
     const page = await context.newPage();
-    await page.request.post(`${base}/api/session`, {
-      data: { email: 'demo@example.com', password: 'demo-password' },
-    });
     for (const [name, path, signedIn] of pages) {
       if (signedIn === undefined) await context.clearCookies();
       else
-        await page.request.post(`${base}/api/session`, {
-          data: { email: 'demo@example.com', password: 'demo-password' },
-        });
+        await signIn(page);
       await page.goto(base + path);
       await page.waitForLoadState('networkidle');
       await page.screenshot({ path: `${out}/${name}-${scheme}-${width}.png`, fullPage: true });
