@@ -1,4 +1,3 @@
-import { FetchError, ofetch } from 'ofetch';
 import { config } from '../config';
 import { type SignalStatics, withTimeout } from './signals';
 
@@ -27,18 +26,19 @@ function messageFromBody(data: unknown): string | null {
 /** What the user reads when a request outlived `config.apiTimeoutMs`. */
 export const TIMEOUT_MESSAGE = 'The server took too long to answer. Please try again.';
 
+/** What the user reads when a successful answer is not the JSON it says it is. */
+export const UNREADABLE_MESSAGE = 'The server sent an answer the app could not read. Please try again.';
+
+/** An answer that is not a success, worded with the server's own message when its body has one. */
+export function httpError(status: number, statusText: string, body: unknown): ApiError {
+  const message = messageFromBody(body) ?? `The server answered ${status} ${statusText}`.trim();
+  return new ApiError(status, message, 'http');
+}
+
 export function toApiError(error: unknown, signal?: AbortSignal, timedOut = false): ApiError {
   if (error instanceof ApiError) return error;
   if (timedOut) return new ApiError(504, TIMEOUT_MESSAGE, 'timeout');
   if (signal?.aborted) return new ApiError(0, 'The request was cancelled.', 'aborted');
-  if (error instanceof FetchError) {
-    if (error.statusCode) {
-      const message =
-        messageFromBody(error.data) ??
-        `The server answered ${error.statusCode} ${error.statusMessage ?? ''}`.trim();
-      return new ApiError(error.statusCode, message, 'http');
-    }
-  }
   return new ApiError(
     503,
     'The server could not be reached. Check your connection and try again.',
@@ -57,37 +57,58 @@ export interface RequestOptions {
 export interface ApiClientOptions {
   readonly baseURL: string;
   readonly timeoutMs: number;
-  /** The browser's by default; tests pass one that never answers. */
+  /** The browser's by default (looked up at each call); tests pass one that never answers. */
   readonly fetch?: typeof globalThis.fetch;
   /** `AbortSignal` by default; tests pass `{}` for browsers without `AbortSignal.any`. */
   readonly signals?: SignalStatics;
 }
 
+/** `baseURL` and `path` joined with exactly one slash, then the query. */
+export function requestUrl(baseURL: string, path: string, query?: Record<string, string>): string {
+  const url = `${baseURL.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
+  const search = query ? new URLSearchParams(query).toString() : '';
+  return search ? `${url}?${search}` : url;
+}
+
 /**
- * An HTTP client. ofetch gives JSON bodies both ways, base-URL joining and parsed error bodies in about 3 kB;
- * we add the error wording and the timeout. ofetch's own `timeout` option is skipped whenever a signal is
- * passed (and every caller passes one), so the timeout is our own signal combined with the caller's. No
- * retries: a user-visible failure is better than a doubled write.
+ * The body of an answer: parsed JSON when it says it is JSON, `undefined` when it is empty, else its text.
+ * A success whose JSON does not parse is an error (a page must not render a string as its data); an error
+ * answer's unreadable body only loses its message.
+ */
+async function readBody(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (text === '') return undefined;
+  if (!/[/+]json\b/i.test(response.headers.get('content-type') ?? '')) return text;
+  try {
+    return JSON.parse(text);
+  } catch {
+    if (response.ok) throw new ApiError(502, UNREADABLE_MESSAGE, 'http');
+    return text;
+  }
+}
+
+/**
+ * An HTTP client on the platform's `fetch`: JSON bodies both ways, the server's error message, our error
+ * wording and a timeout (our own signal combined with the caller's). No retries: a user-visible failure is
+ * better than a doubled write.
  */
 export function createApiClient(options: ApiClientOptions) {
-  const client = ofetch.create(
-    {
-      baseURL: options.baseURL,
-      retry: 0,
-      credentials: 'same-origin',
-      headers: { accept: 'application/json' },
-    },
-    options.fetch ? { fetch: options.fetch } : {},
-  );
+  const fetchImpl: typeof globalThis.fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   return async function send<T>(path: string, request: RequestOptions = {}): Promise<T> {
     const timed = withTimeout(request.signal, options.timeoutMs, options.signals);
     try {
-      return await client<T>(path, {
+      const response = await fetchImpl(requestUrl(options.baseURL, path, request.query), {
         method: request.method ?? 'GET',
-        ...(request.body ? { body: request.body } : {}),
-        ...(request.query ? { query: request.query } : {}),
+        credentials: 'same-origin',
+        headers: request.body
+          ? { accept: 'application/json', 'content-type': 'application/json' }
+          : { accept: 'application/json' },
+        ...(request.body ? { body: JSON.stringify(request.body) } : {}),
         signal: timed.signal,
       });
+      const body = await readBody(response);
+      if (!response.ok) throw httpError(response.status, response.statusText, body);
+      return body as T;
     } catch (error) {
       throw toApiError(error, request.signal, timed.timedOut());
     } finally {
