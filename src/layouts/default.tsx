@@ -57,6 +57,20 @@ function NavItem({
   );
 }
 
+/** The app's name in the header, a link home, with a dot in the brand colour before it. */
+const brandLink = css({
+  fontWeight: 'extrabold',
+  fontSize: 'lg',
+  color: 'fg.highlighted',
+  textDecoration: 'none',
+  mr: 'auto',
+  display: 'flex',
+  alignItems: 'center',
+  gap: '2',
+});
+
+const brandDot = css({ display: 'inline-block', w: '3', h: '3', borderRadius: 'full', bg: 'primary' });
+
 const container = css({ maxW: '6xl', mx: 'auto', px: { base: '4', md: '6' }, w: 'full' });
 
 /** The one layout: header with navigation, the page, a footer. */
@@ -97,29 +111,8 @@ export function DefaultLayout({ children }: { readonly children: ReactNode }) {
         <div
           className={`${container} ${css({ display: 'flex', alignItems: 'center', gap: '2', minH: '16', flexWrap: 'wrap', py: '2' })}`}
         >
-          <Link
-            to={pathTo('index')}
-            className={css({
-              fontWeight: 'extrabold',
-              fontSize: 'lg',
-              color: 'fg.highlighted',
-              textDecoration: 'none',
-              mr: 'auto',
-              display: 'flex',
-              alignItems: 'center',
-              gap: '2',
-            })}
-          >
-            <span
-              aria-hidden="true"
-              className={css({
-                display: 'inline-block',
-                w: '3',
-                h: '3',
-                borderRadius: 'full',
-                bg: 'primary',
-              })}
-            />
+          <Link to={pathTo('index')} className={brandLink}>
+            <span aria-hidden="true" className={brandDot} />
             {config.appName}
           </Link>
           <nav aria-label="Main">

@@ -16,20 +16,20 @@ function formatDate(iso: string): string {
   return Number.isNaN(date.getTime()) ? iso : dateFormat.format(date);
 }
 
+/** The breadcrumb back to the list: muted until pointed at. */
+const backLink = css({
+  color: 'fg.muted',
+  display: 'inline-flex',
+  alignItems: 'center',
+  gap: '1',
+  _hover: { color: 'fg.highlighted' },
+});
+
 function CampaignPage({ data: campaign }: PageProps<Campaign>) {
   return (
     <article className={stack}>
       <nav aria-label="Breadcrumb" className={css({ fontSize: 'sm' })}>
-        <Link
-          to={pathTo('index')}
-          className={css({
-            color: 'fg.muted',
-            display: 'inline-flex',
-            alignItems: 'center',
-            gap: '1',
-            _hover: { color: 'fg.highlighted' },
-          })}
-        >
+        <Link to={pathTo('index')} className={backLink}>
           <Icon name="lucide:arrow-left" />
           All campaigns
         </Link>

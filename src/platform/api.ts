@@ -93,7 +93,8 @@ async function readBody(response: Response): Promise<unknown> {
  * better than a doubled write.
  */
 export function createApiClient(options: ApiClientOptions) {
-  const fetchImpl: typeof globalThis.fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const fetchImpl: typeof globalThis.fetch =
+    options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   return async function send<T>(path: string, request: RequestOptions = {}): Promise<T> {
     const timed = withTimeout(request.signal, options.timeoutMs, options.signals);
     try {
