@@ -38,8 +38,7 @@ for (const scheme of (process.env.SCHEMES ?? 'light,dark').split(',')) {
     const page = await context.newPage();
     for (const [name, path, signedIn] of pages) {
       if (signedIn === undefined) await context.clearCookies();
-      else
-        await signIn(page);
+      else await signIn(page);
       await page.goto(base + path);
       await page.waitForLoadState('networkidle');
       await page.screenshot({ path: `${out}/${name}-${scheme}-${width}.png`, fullPage: true });

@@ -28,7 +28,9 @@ describe('API requests', () => {
   it('asks for JSON with the same-origin cookies, and reads the JSON answer', async () => {
     const { send, fetch } = clientAnswering(() => json({ campaigns: [] }));
     const signal = new AbortController().signal;
-    await expect(send('/campaigns', { query: { featured: '1' }, signal })).resolves.toEqual({ campaigns: [] });
+    await expect(send('/campaigns', { query: { featured: '1' }, signal })).resolves.toEqual({
+      campaigns: [],
+    });
     const [url, init] = fetch.mock.calls[0] ?? [];
     expect(url).toBe('/api/campaigns?featured=1');
     expect(init).toMatchObject({
