@@ -7,6 +7,7 @@
 // frozenPaths.ts) or a behaviour assertion (hand-written tests and the per-state invariants of path tests).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { hasReason, REASONS_DIR, readReasons, survivorsOf } from './mutation-survivors.mjs';
 
 const REPORT = 'reports/mutation/mutation.json';
 const INCREMENTAL = 'stryker-incremental.json';
@@ -77,5 +78,16 @@ console.log(
 if (all.score < threshold) {
   console.error(`mutation: the score is below the threshold of ${threshold} %`);
   process.exit(1);
+}
+// Every mutant left alive needs a recorded reason (scripts/mutation-survivors.mjs); in CI a new one fails the run.
+const reasons = readReasons();
+const unexplained = survivorsOf(report).filter((survivor) => !hasReason(survivor, reasons));
+if (unexplained.length > 0) {
+  console.error(
+    `mutation: ${unexplained.length} surviving mutant(s) have no reason in ${REASONS_DIR}/ ` +
+      '(`node scripts/mutation-survivors.mjs --todo machines/<file>.ts` lists them): kill each with a test, or ' +
+      'record why it is equivalent or harmless',
+  );
+  if (ci) process.exit(1);
 }
 process.exit(run.status ?? 1);

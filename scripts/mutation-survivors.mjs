@@ -1,0 +1,144 @@
+// The mutants Stryker left alive (survived or not covered), each with the reason it is equivalent or harmless.
+// Reasons live in mutation-survivors/<machine file>.json, one entry per mutant:
+//   { "line": 38, "mutator": "ConditionalExpression", "original": "…", "replacement": "false", "reason": "…" }
+// A mutant is matched by file, mutator, original code and replacement (not by line, which moves with edits).
+//
+//   node scripts/mutation-survivors.mjs               list every survivor with its reason (or "no reason yet")
+//   node scripts/mutation-survivors.mjs --todo FILE   the survivors of one file that have no reason, with context
+//   node scripts/mutation-survivors.mjs --check       exit 1 when a survivor has no reason (run by test:mutation)
+//   node scripts/mutation-survivors.mjs --readme      rewrite the README's list between its survivor markers
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+
+export const REPORT = 'reports/mutation/mutation.json';
+export const REASONS_DIR = 'mutation-survivors';
+const README = 'README.md';
+const START = '<!-- mutation-survivors:start -->';
+const END = '<!-- mutation-survivors:end -->';
+
+/** The source text a mutant replaced, on one line. */
+function originalOf(source, location) {
+  const lines = source.split('\n');
+  const { start, end } = location;
+  const picked = lines.slice(start.line - 1, end.line);
+  picked[picked.length - 1] = picked[picked.length - 1].slice(0, end.column - 1);
+  picked[0] = picked[0].slice(start.column - 1);
+  return oneLine(picked.join('\n'));
+}
+
+function oneLine(text) {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+const keyOf = (file, mutator, original, replacement) =>
+  [file, mutator, oneLine(original), oneLine(replacement ?? '')].join('\u0000');
+
+/** Every survivor of the report: file, line, mutator, original code, replacement, status. */
+export function survivorsOf(report) {
+  const list = [];
+  for (const [file, { source, mutants }] of Object.entries(report.files)) {
+    for (const mutant of mutants) {
+      if (mutant.status !== 'Survived' && mutant.status !== 'NoCoverage') continue;
+      list.push({
+        file,
+        line: mutant.location.start.line,
+        mutator: mutant.mutatorName,
+        original: originalOf(source, mutant.location),
+        replacement: oneLine(mutant.replacement ?? ''),
+        status: mutant.status,
+      });
+    }
+  }
+  return list.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line);
+}
+
+/** The recorded reasons, by key. */
+export function readReasons(dir = REASONS_DIR) {
+  const reasons = new Map();
+  if (!existsSync(dir)) return reasons;
+  for (const name of readdirSync(dir).filter((entry) => entry.endsWith('.json'))) {
+    const file = `machines/${basename(name, '.json')}.ts`;
+    for (const entry of JSON.parse(readFileSync(join(dir, name), 'utf8'))) {
+      if (!entry.reason?.trim()) throw new Error(`${dir}/${name}: line ${entry.line} has no reason`);
+      reasons.set(keyOf(file, entry.mutator, entry.original, entry.replacement), entry.reason.trim());
+    }
+  }
+  return reasons;
+}
+
+/** Whether a survivor has a recorded reason. */
+export function hasReason(survivor, reasons) {
+  return reasons.has(keyOf(survivor.file, survivor.mutator, survivor.original, survivor.replacement));
+}
+
+function shorten(text, max = 90) {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+function markdownCell(text) {
+  return text.replace(/\|/g, '\\|');
+}
+
+function table(survivors, reasons) {
+  const rows = survivors.map((s) => {
+    const reason = reasons.get(keyOf(s.file, s.mutator, s.original, s.replacement)) ?? '**no reason yet**';
+    const change = `\`${markdownCell(shorten(s.original, 60))}\` → \`${markdownCell(shorten(s.replacement || '(removed)', 40))}\``;
+    const status = s.status === 'NoCoverage' ? ' (not covered)' : '';
+    return `| ${s.file.replace('machines/', '')}:${s.line} | ${s.mutator}${status} | ${change} | ${markdownCell(reason)} |`;
+  });
+  return ['| where | mutator | change | why it may live |', '| --- | --- | --- | --- |', ...rows].join('\n');
+}
+
+function main() {
+  const args = process.argv.slice(2);
+  if (!existsSync(REPORT)) {
+    console.error(`no report at ${REPORT}: run \`npm run test:mutation\` first`);
+    process.exit(1);
+  }
+  const report = JSON.parse(readFileSync(REPORT, 'utf8'));
+  const survivors = survivorsOf(report);
+  const reasons = readReasons();
+  const missing = survivors.filter((s) => !hasReason(s, reasons));
+
+  if (args[0] === '--todo') {
+    const file = args[1];
+    const source = report.files[file]?.source.split('\n') ?? [];
+    for (const s of missing.filter((m) => m.file === file)) {
+      console.log(`--- ${s.file}:${s.line} ${s.mutator} (${s.status})`);
+      console.log(`original:    ${s.original}`);
+      console.log(`replacement: ${s.replacement}`);
+      for (let n = Math.max(1, s.line - 3); n <= Math.min(source.length, s.line + 3); n += 1)
+        console.log(`${String(n).padStart(4)}${n === s.line ? '>' : ' '} ${source[n - 1]}`);
+    }
+    return;
+  }
+  if (args[0] === '--check') {
+    if (missing.length === 0) {
+      console.log(`mutation: all ${survivors.length} surviving mutants have a recorded reason`);
+      return;
+    }
+    console.error(
+      `mutation: ${missing.length} surviving mutant(s) have no reason in ${REASONS_DIR}/: kill each with a test, ` +
+        'or record why it is equivalent or harmless',
+    );
+    for (const s of missing)
+      console.error(`  ${s.file}:${s.line} ${s.mutator}: ${s.original} -> ${s.replacement}`);
+    process.exit(1);
+  }
+  if (args[0] === '--readme') {
+    const readme = readFileSync(README, 'utf8');
+    const from = readme.indexOf(START);
+    const to = readme.indexOf(END);
+    if (from < 0 || to < from) throw new Error(`${README} has no ${START} … ${END} section`);
+    const body = `${START}\n\n${table(survivors, reasons)}\n\n${END}`;
+    writeFileSync(README, readme.slice(0, from) + body + readme.slice(to + END.length));
+    console.log(
+      `${README}: ${survivors.length} surviving mutants listed, ${missing.length} without a reason`,
+    );
+    return;
+  }
+  console.log(table(survivors, reasons));
+  console.log(`\n${survivors.length} surviving mutants, ${missing.length} without a reason`);
+}
+
+if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) main();
