@@ -52,7 +52,7 @@ export function survivorsOf(report) {
   return list.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line);
 }
 
-/** The recorded reasons, by key. */
+/** The recorded reasons, by key; a key may hold several (the same change on two lines of a file). */
 export function readReasons(dir = REASONS_DIR) {
   const reasons = new Map();
   if (!existsSync(dir)) return reasons;
@@ -60,15 +60,25 @@ export function readReasons(dir = REASONS_DIR) {
     const file = `machines/${basename(name, '.json')}.ts`;
     for (const entry of JSON.parse(readFileSync(join(dir, name), 'utf8'))) {
       if (!entry.reason?.trim()) throw new Error(`${dir}/${name}: line ${entry.line} has no reason`);
-      reasons.set(keyOf(file, entry.mutator, entry.original, entry.replacement), entry.reason.trim());
+      const key = keyOf(file, entry.mutator, entry.original, entry.replacement);
+      reasons.set(key, [...(reasons.get(key) ?? []), entry.reason.trim()]);
     }
   }
   return reasons;
 }
 
-/** Whether a survivor has a recorded reason. */
-export function hasReason(survivor, reasons) {
-  return reasons.has(keyOf(survivor.file, survivor.mutator, survivor.original, survivor.replacement));
+/**
+ * Each survivor with its reason, or `null`. A recorded reason explains one survivor: when the same change
+ * survives on more lines than there are reasons for it, the later ones are unexplained.
+ */
+export function explain(survivors, reasons) {
+  const used = new Map();
+  return survivors.map((survivor) => {
+    const key = keyOf(survivor.file, survivor.mutator, survivor.original, survivor.replacement);
+    const index = used.get(key) ?? 0;
+    used.set(key, index + 1);
+    return { ...survivor, reason: reasons.get(key)?.[index] ?? null };
+  });
 }
 
 function shorten(text, max = 90) {
@@ -79,9 +89,9 @@ function markdownCell(text) {
   return text.replace(/\|/g, '\\|');
 }
 
-function table(survivors, reasons) {
-  const rows = survivors.map((s) => {
-    const reason = reasons.get(keyOf(s.file, s.mutator, s.original, s.replacement)) ?? '**no reason yet**';
+function table(explained) {
+  const rows = explained.map((s) => {
+    const reason = s.reason ?? '**no reason yet**';
     const change = `\`${markdownCell(shorten(s.original, 60))}\` → \`${markdownCell(shorten(s.replacement || '(removed)', 40))}\``;
     const status = s.status === 'NoCoverage' ? ' (not covered)' : '';
     return `| ${s.file.replace('machines/', '')}:${s.line} | ${s.mutator}${status} | ${change} | ${markdownCell(reason)} |`;
@@ -98,7 +108,8 @@ function main() {
   const report = JSON.parse(readFileSync(REPORT, 'utf8'));
   const survivors = survivorsOf(report);
   const reasons = readReasons();
-  const missing = survivors.filter((s) => !hasReason(s, reasons));
+  const explained = explain(survivors, reasons);
+  const missing = explained.filter((s) => s.reason === null);
 
   if (args[0] === '--todo') {
     const file = args[1];
@@ -130,14 +141,14 @@ function main() {
     const from = readme.indexOf(START);
     const to = readme.indexOf(END);
     if (from < 0 || to < from) throw new Error(`${README} has no ${START} … ${END} section`);
-    const body = `${START}\n\n${table(survivors, reasons)}\n\n${END}`;
+    const body = `${START}\n\n${table(explained)}\n\n${END}`;
     writeFileSync(README, readme.slice(0, from) + body + readme.slice(to + END.length));
     console.log(
       `${README}: ${survivors.length} surviving mutants listed, ${missing.length} without a reason`,
     );
     return;
   }
-  console.log(table(survivors, reasons));
+  console.log(table(explained));
   console.log(`\n${survivors.length} surviving mutants, ${missing.length} without a reason`);
 }
 

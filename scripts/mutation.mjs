@@ -7,7 +7,7 @@
 // frozenPaths.ts) or a behaviour assertion (hand-written tests and the per-state invariants of path tests).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { hasReason, REASONS_DIR, readReasons, survivorsOf } from './mutation-survivors.mjs';
+import { explain, REASONS_DIR, readReasons, survivorsOf } from './mutation-survivors.mjs';
 
 const REPORT = 'reports/mutation/mutation.json';
 const INCREMENTAL = 'stryker-incremental.json';
@@ -80,8 +80,9 @@ if (all.score < threshold) {
   process.exit(1);
 }
 // Every mutant left alive needs a recorded reason (scripts/mutation-survivors.mjs); in CI a new one fails the run.
-const reasons = readReasons();
-const unexplained = survivorsOf(report).filter((survivor) => !hasReason(survivor, reasons));
+const unexplained = explain(survivorsOf(report), readReasons()).filter(
+  (survivor) => survivor.reason === null,
+);
 if (unexplained.length > 0) {
   console.error(
     `mutation: ${unexplained.length} surviving mutant(s) have no reason in ${REASONS_DIR}/ ` +
