@@ -125,6 +125,20 @@ function freeSlot(entries: readonly ToastEntry[]): string {
   return `toast#${slot}`;
 }
 
+/**
+ * The id of a toast added without one: `auto-<n>` from the sequence on, skipping ids that a shown or waiting toast
+ * already has (a caller may name its own toast `auto-2`), so two toasts never share an id.
+ */
+export function autoId(context: Pick<ToasterContext, 'entries' | 'queue'>, sequence: number): string {
+  const taken = new Set([
+    ...context.entries.map((entry) => entry.id),
+    ...context.queue.map((queued) => queued.id),
+  ]);
+  let n = sequence;
+  while (taken.has(`auto-${n}`)) n += 1;
+  return `auto-${n}`;
+}
+
 /** Shows a toast: one actor per notification (an id may come back while its old toast is still leaving). */
 export function show(
   context: ToasterContext,
@@ -133,7 +147,7 @@ export function show(
   options: ToastPatch,
 ): Pick<ToasterContext, 'entries' | 'sequence'> {
   const sequence = context.sequence + 1;
-  const toastId = id ?? `auto-${sequence}`;
+  const toastId = id ?? autoId(context, sequence);
   const ref = spawnToast(freeSlot(context.entries), toastInput(context, toastId, options));
   return { entries: [...context.entries, { key: String(sequence), id: toastId, ref, open: true }], sequence };
 }

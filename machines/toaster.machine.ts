@@ -1,6 +1,7 @@
 import { assign, enqueueActions, fromCallback, setup } from 'xstate';
 import { toastMachine } from './toast.machine';
 import {
+  autoId,
   closedEntry,
   idOf,
   newestOpen,
@@ -57,7 +58,7 @@ export function createToasterMachine(environment: ToasterEnvironment | null) {
       ),
       queueToast: assign(({ context, event }) => {
         const sequence = context.sequence + 1;
-        const id = idOf(event) ?? `auto-${sequence}`;
+        const id = idOf(event) ?? autoId(context, sequence);
         return { queue: [...context.queue, { id, options: patchOf(event) }], sequence };
       }),
       updateShownToast: enqueueActions(({ context, event, enqueue }) => {

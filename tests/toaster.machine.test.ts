@@ -207,6 +207,22 @@ describe('toaster machine', () => {
     expect(toaster.queued()).toEqual(['auto-2']);
   });
 
+  it('never gives a toast added without an id the id of one shown or waiting (regression: two toasts, one id)', () => {
+    const toaster = startToaster({ maxVisible: 2 });
+    toaster.add('auto-2', { duration: Number.POSITIVE_INFINITY });
+    toaster.send({ type: 'toast.add', toast: { title: 'Shown' } });
+    toaster.add('auto-4');
+    toaster.send({ type: 'toast.add', toast: { title: 'Queued' } });
+    const ids = [...toaster.context().entries.map((entry) => entry.id), ...toaster.queued()];
+    expect(new Set(ids).size).toBe(4);
+    expect(toaster.shown()).toEqual(['auto-2:"open"', 'auto-3:"open"']);
+    // The toast without an id times out on its own; the one that stays is left alone.
+    toaster.clock.increment(5000);
+    toaster.clock.increment(200);
+    expect(toaster.shown()).toEqual(['auto-2:"open"', 'auto-4:"open"']);
+    expect(toaster.queued()).toEqual(['auto-5']);
+  });
+
   it('reuses toast actor ids, so XState never sees an endless stream of new done-event types (regression: memo leak)', () => {
     const toaster = startToaster();
     const actorIds = new Set<string>();
