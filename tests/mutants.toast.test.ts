@@ -3,31 +3,16 @@
  * no test can tell apart are listed with their reasons in mutation-survivors/toast*.json.
  */
 import { describe, expect, it } from 'vitest';
-import { createActor, fromCallback, SimulatedClock } from 'xstate';
+import { createActor, SimulatedClock } from 'xstate';
 import { type ToastInput, toastMachine } from '../machines/toast.machine';
 import { toastView } from '../machines/toast.view';
-import { createToasterMachine, type ToasterContext, type ToasterEvent } from '../machines/toaster.machine';
-import { contentOf, type SwipeSettings, type ToasterSettings } from '../machines/toaster.utils';
-
-const swipe: SwipeSettings = { direction: 'right', thresholdPx: 50, startTouchPx: 10, startPx: 2 };
-
-const settings: ToasterSettings = { durationMs: 5000, maxVisible: 5, removeDelayMs: 200, swipe };
-
-const quiet = () => fromCallback<ToasterEvent>(() => () => {});
-
-/** The toaster's browser listeners, all silent: tests send their events themselves. */
-const inertActors = {
-  listenToToastApi: quiet(),
-  watchWindowFocus: quiet(),
-  watchPageVisibility: quiet(),
-  listenToHotkey: quiet(),
-  listenToEscape: quiet(),
-};
+import type { ToasterContext, ToasterEvent } from '../machines/toaster.machine';
+import { contentOf } from '../machines/toaster.utils';
+import { testSwipe, testToaster } from './support/toasterHarness';
 
 /** A toaster on a simulated clock that records, for every snapshot it publishes, which toasts are open. */
 function startToaster() {
-  const clock = new SimulatedClock();
-  const logic = createToasterMachine({ settings, now: () => clock.now() }).provide({ actors: inertActors });
+  const { logic, clock } = testToaster();
   const actor = createActor(logic, { clock });
   const published: string[][] = [];
   actor.subscribe((snapshot) => {
@@ -56,7 +41,7 @@ function startToast(overrides: Partial<ToastInput> = {}) {
     duration: 5000,
     held: false,
     removeDelayMs: 200,
-    swipe,
+    swipe: testSwipe,
     now: () => clock.now(),
     ...overrides,
   };

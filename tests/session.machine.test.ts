@@ -1,76 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import {
-  type AnyEventObject,
-  type AnyMachineSnapshot,
-  createActor,
-  createMachine,
-  fromPromise,
-  type NonReducibleUnknown,
-  sendTo,
-} from 'xstate';
+import { type AnyEventObject, type AnyMachineSnapshot, fromPromise, type NonReducibleUnknown } from 'xstate';
 import { type Credentials, type SessionUser, sessionMachine } from '../machines/session.machine';
-import { flush } from './support/appHarness';
 import { registerFrozenPathTests } from './support/frozenPaths';
 import { generateEdgePaths } from './support/pathTesting';
+import { startSession as startTestSession } from './support/sessionHarness';
 
 const demo: SessionUser = { id: 'u1', email: 'demo@example.com', displayName: 'Demo User' };
 
-interface Control {
-  resolve(value: unknown): void;
-  reject(error: unknown): void;
-}
-
-/** A session whose requests the test answers, living under a parent that records what it reports. */
+/** A session whose requests the test answers; no toaster in its system (tests/mutants.session.test.ts has one). */
 function startSession() {
-  const pending: Record<string, Control[]> = {};
-  const controlled = <T, I = NonReducibleUnknown>(name: string) =>
-    fromPromise<T, I>(
-      () =>
-        new Promise<T>((resolve, reject) => {
-          const queue = pending[name] ?? [];
-          queue.push({ resolve: resolve as (value: unknown) => void, reject });
-          pending[name] = queue;
-        }),
-    );
-  const session = sessionMachine.provide({
-    actors: {
-      fetchSession: controlled<SessionUser | null>('fetchSession'),
-      signIn: controlled<SessionUser, Credentials>('signIn'),
-      signOut: controlled<void>('signOut'),
-      saveProfile: controlled<SessionUser, { displayName: string }>('saveProfile'),
-    },
-  });
-  const reports: boolean[] = [];
-  const parent = createMachine({
-    types: {} as {
-      events: { type: 'session.changed'; signedIn: boolean } | { type: 'forward'; event: AnyEventObject };
-    },
-    invoke: { id: 'session', src: session },
-    on: {
-      'session.changed': { actions: ({ event }) => reports.push(event.signedIn) },
-      forward: { actions: sendTo('session', ({ event }) => event.event) },
-    },
-  });
-  const actor = createActor(parent).start();
-  const child = () =>
-    actor.getSnapshot().children.session as unknown as { getSnapshot(): AnyMachineSnapshot };
-  return {
-    reports,
-    send: (event: AnyEventObject) => actor.send({ type: 'forward', event }),
-    snapshot: () => child().getSnapshot(),
-    async answer(name: string, value: unknown) {
-      pending[name]?.shift()?.resolve(value);
-      await flush();
-    },
-    async fail(name: string, message: string) {
-      pending[name]?.shift()?.reject(new Error(message));
-      await flush();
-    },
-    async failWith(name: string, error: unknown) {
-      pending[name]?.shift()?.reject(error);
-      await flush();
-    },
-  };
+  return startTestSession({ withToaster: false });
 }
 
 describe('session machine', () => {

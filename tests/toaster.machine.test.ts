@@ -5,9 +5,7 @@ import {
   type AnyMachineSnapshot,
   createActor,
   createMachine,
-  fromCallback,
   fromPromise,
-  SimulatedClock,
 } from 'xstate';
 import { type SessionUser, sessionMachine } from '../machines/session.machine';
 import {
@@ -28,32 +26,14 @@ import { connectToastApi, toast } from '../src/platform/toast';
 import { flush } from './support/appHarness';
 import { registerFrozenPathTests } from './support/frozenPaths';
 import { generateEdgePaths, leafState } from './support/pathTesting';
+import { inertToasterActors, testToaster, testToasterSettings } from './support/toasterHarness';
 
-const settings: ToasterSettings = {
-  durationMs: 5000,
-  maxVisible: 5,
-  removeDelayMs: 200,
-  swipe: { direction: 'right', thresholdPx: 50, startTouchPx: 10, startPx: 2 },
-};
-
-const quiet = () => fromCallback<ToasterEvent>(() => () => {});
-
-/** The toaster's browser listeners, all silent: tests send their events themselves. */
-const inertActors = {
-  listenToToastApi: quiet(),
-  watchWindowFocus: quiet(),
-  watchPageVisibility: quiet(),
-  listenToHotkey: quiet(),
-  listenToEscape: quiet(),
-};
+const settings = testToasterSettings;
+const inertActors = inertToasterActors;
 
 /** A toaster on a simulated clock (its toasts' `now` reads the same clock). */
 function startToaster(overrides: Partial<ToasterSettings> = {}) {
-  const clock = new SimulatedClock();
-  const logic = createToasterMachine({
-    settings: { ...settings, ...overrides },
-    now: () => clock.now(),
-  }).provide({ actors: inertActors });
+  const { logic, clock } = testToaster(overrides);
   const actor = createActor(logic, { clock }).start();
   const send = (event: ToasterEvent) => actor.send(event);
   const context = (): ToasterContext => actor.getSnapshot().context;

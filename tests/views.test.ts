@@ -1,13 +1,13 @@
 /** The session, colour-mode and toaster view modules: what a view reads, from real snapshots of each machine. */
 import { describe, expect, it } from 'vitest';
-import { createActor, fromCallback, fromPromise, SimulatedClock } from 'xstate';
+import { createActor, fromCallback, fromPromise } from 'xstate';
 import { colorModeMachine } from '../machines/colorMode.machine';
 import { colorModeView } from '../machines/colorMode.view';
 import { type SessionUser, sessionMachine } from '../machines/session.machine';
 import { sessionView } from '../machines/session.view';
-import { createToasterMachine, type ToasterEvent } from '../machines/toaster.machine';
 import { toasterView } from '../machines/toaster.view';
 import { flush } from './support/appHarness';
+import { testToaster } from './support/toasterHarness';
 
 const demo: SessionUser = { id: 'u1', email: 'demo@example.com', displayName: 'Demo User' };
 
@@ -151,27 +151,8 @@ describe('colour-mode view', () => {
 });
 
 describe('toaster view', () => {
-  const quiet = () => fromCallback<ToasterEvent>(() => () => {});
-
   function startToaster() {
-    const clock = new SimulatedClock();
-    const logic = createToasterMachine({
-      settings: {
-        durationMs: 5000,
-        maxVisible: 5,
-        removeDelayMs: 200,
-        swipe: { direction: 'right', thresholdPx: 50, startTouchPx: 10, startPx: 2 },
-      },
-      now: () => clock.now(),
-    }).provide({
-      actors: {
-        listenToToastApi: quiet(),
-        watchWindowFocus: quiet(),
-        watchPageVisibility: quiet(),
-        listenToHotkey: quiet(),
-        listenToEscape: quiet(),
-      },
-    });
+    const { logic, clock } = testToaster();
     return { actor: createActor(logic, { clock }).start(), clock };
   }
 

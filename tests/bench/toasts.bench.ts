@@ -1,29 +1,10 @@
 import { bench, describe } from 'vitest';
-import { createActor, fromCallback, SimulatedClock } from 'xstate';
-import { createToasterMachine, type ToasterEvent } from '../../machines/toaster.machine';
+import { createActor } from 'xstate';
+import { testToaster } from '../support/toasterHarness';
 
 /** The machines' own cost per toast: no DOM, time on a simulated clock. Memory is scripts/bench-toasts.mjs. */
-const quiet = fromCallback<ToasterEvent>(() => () => {});
-
 function startToaster() {
-  const clock = new SimulatedClock();
-  const logic = createToasterMachine({
-    settings: {
-      durationMs: 5000,
-      maxVisible: 5,
-      removeDelayMs: 200,
-      swipe: { direction: 'right', thresholdPx: 50, startTouchPx: 10, startPx: 2 },
-    },
-    now: () => clock.now(),
-  }).provide({
-    actors: {
-      listenToToastApi: quiet,
-      watchWindowFocus: quiet,
-      watchPageVisibility: quiet,
-      listenToHotkey: quiet,
-      listenToEscape: quiet,
-    },
-  });
+  const { logic, clock } = testToaster();
   return { actor: createActor(logic, { clock }).start(), clock };
 }
 
