@@ -332,8 +332,12 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     },
   });
 
+  // Pages and files answer GET and HEAD only; any other method is a 405 that says so (a form posted before the
+  // app ran lands here).
   app.setNotFoundHandler((request, reply) =>
-    plain(reply, request.method === 'GET' || request.method === 'HEAD' ? 404 : 405, 'Not found.'),
+    request.method === 'GET' || request.method === 'HEAD'
+      ? plain(reply, 404, 'Not found.')
+      : plain(reply.header('allow', 'GET, HEAD'), 405, 'Method not allowed.'),
   );
   app.setErrorHandler((error, request, reply) => {
     const status = (error as { statusCode?: number }).statusCode ?? 500;

@@ -186,8 +186,17 @@ describe('documents and missing files', () => {
     expect((await get('/api/campaigns/%E0%A4%A')).statusCode).toBe(400);
   });
 
-  it('answers other methods on files with 405', async () => {
-    expect((await app.inject({ method: 'DELETE', url: '/' })).statusCode).toBe(405);
+  it('answers other methods on pages and files with 405, saying which methods are allowed', async () => {
+    for (const [method, url] of [
+      ['DELETE', '/'],
+      ['POST', '/login'],
+      ['PUT', '/assets/no-such-file.js'],
+    ] as const) {
+      const res = await app.inject({ method, url });
+      expect(res.statusCode, `${method} ${url}`).toBe(405);
+      expect(res.headers.allow).toBe('GET, HEAD');
+      expect(res.body).toBe('Method not allowed.');
+    }
   });
 });
 
