@@ -1,5 +1,5 @@
 import type { Page, Route } from '@playwright/test';
-import { CAMPAIGNS, expect, expectStays, LANDING_TITLE, test } from './fixtures';
+import { CAMPAIGNS, expect, expectStays, LANDING_TITLE, openPage, test } from './fixtures';
 
 const LATEST = '**/_app/builds/latest.json*';
 const CAMPAIGN_CHUNK = /\/assets\/campaign-[^/]+\.js$/;
@@ -27,9 +27,12 @@ async function countDocumentLoads(page: Page) {
   return () => page.evaluate(() => Number(localStorage.getItem('e2e:document-loads')));
 }
 
+/**
+ * Opens `/` and waits until the app runs (React owns the prerendered page): the update timer starts with the app,
+ * so moving the clock while only the server's HTML is on screen would start it an hour late (flaky in CI).
+ */
 async function openLanding(page: Page) {
-  await page.goto('/');
-  await expect(page.getByRole('heading', { level: 1, name: LANDING_TITLE })).toBeVisible();
+  await openPage(page, '/', LANDING_TITLE);
 }
 
 test.describe('update detection', () => {
@@ -47,6 +50,8 @@ test.describe('update detection', () => {
     await page.clock.fastForward(HOUR - 5_000);
     await expectStays(() => checks, 0, QUIET_MS);
     await page.clock.fastForward(10_000);
+    // First that the hourly check went out at all, then what it led to: a failure says which step did not happen.
+    await expect.poll(() => checks, { message: 'the hourly update check went out' }).toBe(1);
     const notice = page
       .getByRole('region', { name: 'Notifications (F8)' })
       .getByRole('listitem')
