@@ -28,6 +28,25 @@ async function stall(page: Page, url: string | RegExp): Promise<() => number> {
   return () => seen;
 }
 
+/**
+ * Counts the app's own `fetch` calls to URLs containing `part`. The HTML's `<link rel="preload">` of
+ * `/api/session` reaches the server before any script runs, so a stalled route alone cannot tell when the app
+ * started its request, and with it its timeout timer.
+ */
+async function countAppFetches(page: Page, part: string): Promise<() => Promise<number>> {
+  await page.addInitScript((needle) => {
+    const w = window as unknown as { __appFetches: number };
+    w.__appFetches = 0;
+    const original = window.fetch;
+    window.fetch = (input, init) => {
+      const url = input instanceof Request ? input.url : String(input);
+      if (url.includes(needle)) w.__appFetches += 1;
+      return original.call(window, input, init);
+    };
+  }, part);
+  return () => page.evaluate(() => (window as unknown as { __appFetches: number }).__appFetches);
+}
+
 /** Waits until the page has sent `count` stalled requests, then moves the clock past the timeout. */
 async function outlast(page: Page, requests: () => number, count = 1): Promise<void> {
   await expect.poll(requests).toBeGreaterThanOrEqual(count);
@@ -59,12 +78,17 @@ test('a link whose page data never arrives: the navigation settles on the 500 vi
   page,
 }) => {
   await page.clock.install();
-  await openPage(page, '/', LANDING_TITLE);
-  // The campaign is prerendered: without its payload the navigation asks the API, as for any other page.
+  // The campaign is prerendered: without its payload the navigation asks the API, as for any other page. Both
+  // routes are in place before the page loads, so the payloads it warms for the links on screen miss too.
   await page.route(`**/campaign/${CAMPAIGNS.creek.id}/_payload.json*`, (route) =>
     route.fulfill({ status: 404 }),
   );
   const requests = await stall(page, `**/api/campaigns/${CAMPAIGNS.creek.id}`);
+  // Once the manifest has said which pages are prerendered, the hover's prefetch and the click's navigation take
+  // the same way (payload, then the API) and share one request; before it, they could take two.
+  const manifest = page.waitForResponse(/\/_app\/builds\/meta\/[\w-]+\.json$/);
+  await openPage(page, '/', LANDING_TITLE);
+  await manifest;
   await page.getByRole('link', { name: CAMPAIGNS.creek.title }).click();
   await outlast(page, requests);
   await expectPage(page, { url: `/campaign/${CAMPAIGNS.creek.id}`, heading: '504' });
@@ -80,7 +104,10 @@ test('a session check that never answers: after the timeout the landing page sho
   // The audit's case: / showed the header and an empty main area forever.
   await page.clock.install();
   const requests = await stall(page, '**/api/session');
+  const appChecks = await countAppFetches(page, '/api/session');
   await page.goto('/');
+  // The app's own check (whose timer the clock must outlast), not only the preload the HTML started.
+  await expect.poll(appChecks).toBe(1);
   await outlast(page, requests);
   await expectPage(page, { url: '/', heading: LANDING_TITLE });
   const toast = page.getByRole('region', { name: 'Notifications (F8)' }).getByRole('listitem');
