@@ -2,27 +2,26 @@
 // Sign-in hardening: password hashing and its upgrade, session rotation, expiry, caps and pruning,
 // sign-in rate limits, and the same-origin and JSON-only rules for state-changing requests.
 import { hash } from '@node-rs/argon2';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { testApiConfig } from '../server/api/config';
 import { OWASP_ARGON2ID, Passwords } from '../server/api/passwords';
-import type { OpenDatabase } from '../server/database/open';
-import { type ApiClient, apiClient, backends, openTestDatabase, resetDatabase } from './support/apiHarness';
+import { type ApiClient, apiClient, backends, resetDatabase, useTestDatabase } from './support/apiHarness';
 
 const MINUTE = 60_000;
 
 describe.each(backends())('sign-in hardening on %s', (kind) => {
-  let database: OpenDatabase;
+  const database = useTestDatabase(kind);
   const clients: ApiClient[] = [];
   let now = Date.UTC(2026, 0, 1);
   const open = async (options: Parameters<typeof apiClient>[1] = {}) => {
-    const client = await apiClient(database, { now: () => now, ...options });
+    const client = await apiClient(database(), { now: () => now, ...options });
     clients.push(client);
     return client;
   };
   const storedHash = async (id: string) =>
     (
-      await database.db
-        .selectFrom('users')
+      await database()
+        .db.selectFrom('users')
         .select('passwordHash')
         .where('id', '=', id)
         .executeTakeFirstOrThrow()
@@ -30,22 +29,16 @@ describe.each(backends())('sign-in hardening on %s', (kind) => {
   const sessionCount = async () =>
     Number(
       (
-        await database.db
-          .selectFrom('sessions')
+        await database()
+          .db.selectFrom('sessions')
           .select((eb) => eb.fn.countAll().as('n'))
           .executeTakeFirstOrThrow()
       ).n,
     );
 
-  beforeAll(async () => {
-    database = await openTestDatabase(kind);
-  }, 60_000);
-  afterAll(async () => {
-    await database?.close();
-  });
   beforeEach(async () => {
     now = Date.UTC(2026, 0, 1);
-    await resetDatabase(database);
+    await resetDatabase(database());
   });
   afterEach(async () => {
     vi.useRealTimers();
@@ -73,8 +66,8 @@ describe.each(backends())('sign-in hardening on %s', (kind) => {
     });
 
     it('rehashes an argon2id hash made with weaker parameters than configured', async () => {
-      await database.db
-        .updateTable('users')
+      await database()
+        .db.updateTable('users')
         .set({
           passwordHash: await hash('demo-password', { memoryCost: 19456, timeCost: 2, parallelism: 1 }),
         })
@@ -131,7 +124,7 @@ describe.each(backends())('sign-in hardening on %s', (kind) => {
     it('stores only a digest of the session id', async () => {
       const api = await open();
       const token = (await api.signIn()).split('=')[1] ?? '';
-      const rows = await database.db.selectFrom('sessions').select('idHash').execute();
+      const rows = await database().db.selectFrom('sessions').select('idHash').execute();
       expect(rows).toHaveLength(1);
       expect(rows[0]?.idHash).not.toContain(token);
       expect(rows[0]?.idHash).toMatch(/^[A-Za-z0-9_-]{43}$/);

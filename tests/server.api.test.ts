@@ -1,29 +1,22 @@
 // @vitest-environment node
 // The demo API's behaviour, route by route, on PGlite and (when TEST_DATABASE_URL is set) PostgreSQL.
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { OpenDatabase } from '../server/database/open';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   type ApiClient,
   apiClient,
   backends,
   ids,
-  openTestDatabase,
   resetDatabase,
+  useTestDatabase,
 } from './support/apiHarness';
 
 describe.each(backends())('demo API on %s', (kind) => {
-  let database: OpenDatabase;
+  const database = useTestDatabase(kind);
   let api: ApiClient;
 
-  beforeAll(async () => {
-    database = await openTestDatabase(kind);
-  }, 60_000);
-  afterAll(async () => {
-    await database?.close();
-  });
   beforeEach(async () => {
-    await resetDatabase(database);
-    api = await apiClient(database);
+    await resetDatabase(database());
+    api = await apiClient(database());
   });
   afterEach(async () => {
     await api.close();
@@ -79,7 +72,7 @@ describe.each(backends())('demo API on %s', (kind) => {
         expect(String(res.headers['set-cookie'])).toMatch(/^sid=; Max-Age=0/);
       }
       expect((await api.request({ url: '/api/session', cookie })).json()).toEqual({ user: null });
-      expect(await database.db.selectFrom('sessions').selectAll().execute()).toEqual([]);
+      expect(await database().db.selectFrom('sessions').selectAll().execute()).toEqual([]);
       expect((await api.request({ method: 'DELETE', url: '/api/session' })).statusCode).toBe(204);
     });
 
@@ -110,7 +103,7 @@ describe.each(backends())('demo API on %s', (kind) => {
     });
 
     it('gives a campaign without a picture a null image', async () => {
-      await database.db.updateTable('campaigns').set({ image: null }).where('id', '=', 1).execute();
+      await database().db.updateTable('campaigns').set({ image: null }).where('id', '=', 1).execute();
       expect((await api.request({ url: '/api/campaigns/1' })).json().campaign.image).toBeNull();
     });
   });
@@ -187,8 +180,8 @@ describe.each(backends())('demo API on %s', (kind) => {
         profile: { id: 'u1', email: 'demo@example.com', displayName: 'Dee Moe 🌱' },
       });
       expect((await api.request({ url: '/api/session', cookie })).json().user.displayName).toBe('Dee Moe 🌱');
-      const row = await database.db
-        .selectFrom('users')
+      const row = await database()
+        .db.selectFrom('users')
         .select('displayName')
         .where('id', '=', 'u1')
         .executeTakeFirst();
@@ -205,8 +198,8 @@ describe.each(backends())('demo API on %s', (kind) => {
         payload: { displayName: 'Late' },
       });
       expect(res.statusCode).toBe(401);
-      const row = await database.db
-        .selectFrom('users')
+      const row = await database()
+        .db.selectFrom('users')
         .select('displayName')
         .where('id', '=', 'u1')
         .executeTakeFirst();
@@ -227,8 +220,8 @@ describe.each(backends())('demo API on %s', (kind) => {
         ),
       );
       expect(results.map((res) => res.statusCode)).toEqual(Array(10).fill(200));
-      const names = await database.db
-        .selectFrom('users')
+      const names = await database()
+        .db.selectFrom('users')
         .select(['id', 'displayName'])
         .orderBy('id')
         .execute();
@@ -252,15 +245,17 @@ describe.each(backends())('demo API on %s', (kind) => {
 
     it('turns unexpected failures into a logged 500 with the same body shape', async () => {
       const errors: unknown[][] = [];
-      const broken = await apiClient(database, { log: { error: (...args: unknown[]) => errors.push(args) } });
-      await database.db.schema.alterTable('campaigns').renameTo('campaigns_gone').execute();
+      const broken = await apiClient(database(), {
+        log: { error: (...args: unknown[]) => errors.push(args) },
+      });
+      await database().db.schema.alterTable('campaigns').renameTo('campaigns_gone').execute();
       try {
         const res = await broken.request({ url: '/api/campaigns' });
         expect(res.statusCode).toBe(500);
         expect(res.json()).toEqual({ message: 'The demo API failed unexpectedly.' });
         expect(errors).toHaveLength(1);
       } finally {
-        await database.db.schema.alterTable('campaigns_gone').renameTo('campaigns').execute();
+        await database().db.schema.alterTable('campaigns_gone').renameTo('campaigns').execute();
         await broken.close();
       }
     });

@@ -5,6 +5,7 @@ import { createServer } from 'node:net';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
 import pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
 import { createApiApp } from '../../server/api/app';
 import { type ApiConfig, testApiConfig } from '../../server/api/config';
 import * as seed from '../../server/database/migrations/0002_seed';
@@ -63,6 +64,24 @@ export async function openTestDatabase(kind: DatabaseConfig['kind']): Promise<Op
 }
 
 /** Back to the seed data, as after a fresh start (much faster than a new database per test). */
+/**
+ * Opens a test database of `kind` before the enclosing block's tests and closes it after them; returns a getter
+ * (the database exists only once the block's `beforeAll` has run).
+ */
+export function useTestDatabase(kind: DatabaseConfig['kind']): () => OpenDatabase {
+  let database: OpenDatabase | undefined;
+  beforeAll(async () => {
+    database = await openTestDatabase(kind);
+  }, 60_000);
+  afterAll(async () => {
+    await database?.close();
+  });
+  return () => {
+    if (!database) throw new Error('the test database is not open yet');
+    return database;
+  };
+}
+
 export async function resetDatabase(database: OpenDatabase): Promise<void> {
   await sql`truncate sessions, sign_in_limits, campaigns, users cascade`.execute(database.db);
   await seed.up(database.db.withoutPlugins());
