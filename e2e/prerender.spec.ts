@@ -88,6 +88,21 @@ function collectConsole(page: Page, path: string): string[] {
   return messages;
 }
 
+/**
+ * Holds page time still (one second in) unless the test moves it, however long a busy machine takes to load,
+ * watches hydration, and records the path of every payload the page requests.
+ */
+async function recordPayloadsOnStillClock(page: Page): Promise<string[]> {
+  await page.clock.install({ time: START });
+  await page.clock.pauseAt(START + 1_000);
+  const payloads: string[] = [];
+  page.on('request', (request) => {
+    if (isPayloadRequest(request)) payloads.push(new URL(request.url()).pathname);
+  });
+  await watchHydration(page);
+  return payloads;
+}
+
 test.describe('without JavaScript', () => {
   test.use({ javaScriptEnabled: false });
 
@@ -241,14 +256,7 @@ test.describe('payloads for client navigations', () => {
   test('about a second after load, the payloads of the prerendered links on screen are preloaded', async ({
     page,
   }) => {
-    // Page time stands still unless the test moves it, however long a busy machine takes to load the page.
-    await page.clock.install({ time: START });
-    await page.clock.pauseAt(START + 1_000);
-    const payloads: string[] = [];
-    page.on('request', (request) => {
-      if (isPayloadRequest(request)) payloads.push(new URL(request.url()).pathname);
-    });
-    await watchHydration(page);
+    const payloads = await recordPayloadsOnStillClock(page);
     await page.goto('/campaign/1');
     expect(await hydratedServerHeading(page)).toBe(true);
     await page.clock.runFor(800);
@@ -264,13 +272,7 @@ test.describe('payloads for client navigations', () => {
     await page.addInitScript(() => {
       Object.defineProperty(navigator, 'connection', { value: { effectiveType: 'slow-2g' } });
     });
-    await page.clock.install({ time: START });
-    await page.clock.pauseAt(START + 1_000);
-    const payloads: string[] = [];
-    page.on('request', (request) => {
-      if (isPayloadRequest(request)) payloads.push(new URL(request.url()).pathname);
-    });
-    await watchHydration(page);
+    const payloads = await recordPayloadsOnStillClock(page);
     await page.goto('/');
     expect(await hydratedServerHeading(page)).toBe(true);
     await page.clock.runFor(5_000);
