@@ -7,6 +7,7 @@ import { bundledIcons } from './server/iconBundle.ts';
 import { assetEndpoints, demoApi } from './server/plugin.ts';
 import { prerenderPages } from './server/prerender.ts';
 import { spaFallbackForMalformedPaths } from './server/spaFallback.ts';
+import { staticStyles } from './server/staticStyles.ts';
 import { config } from './src/config.ts';
 import { parseIconBody } from './src/platform/iconSvg.ts';
 
@@ -23,6 +24,7 @@ export default defineConfig({
     assetEndpoints(),
     bundledIcons({ parseIconBody }),
     apiPreload(),
+    staticStyles(),
   ],
   server: { port: Number(process.env.PORT) || 5173 },
   preview: { port, strictPort: true, host: process.env.HOST || 'localhost' },

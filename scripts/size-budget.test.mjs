@@ -49,3 +49,14 @@ test('no development build of React ships', async () => {
     }
   }
 });
+
+test('no first load carries Panda\'s style runtime (server/staticStyles.ts folds the calls at build)', async () => {
+  const { readFileSync } = await import('node:fs');
+  for (const [route, load] of Object.entries(loads)) {
+    for (const file of load.js) {
+      const code = readFileSync(`dist/${file}`, 'utf8');
+      // The utility table of styled-system/css/css.mjs, which only the runtime needs.
+      assert.ok(!code.includes('aspectRatio:asp'), `${route} loads ${file}, which holds Panda's css() runtime`);
+    }
+  }
+});

@@ -31,6 +31,16 @@ const parts = toastAnatomy.build();
 
 type ToastClasses = ReturnType<typeof toastRecipe>;
 
+/** One literal call per placement, so that the build writes the class names in (server/staticStyles.ts). */
+const classesByPlacement: Record<ToastPosition, ToastClasses> = {
+  'top-left': toastRecipe({ placement: 'top-left' }),
+  'top-center': toastRecipe({ placement: 'top-center' }),
+  'top-right': toastRecipe({ placement: 'top-right' }),
+  'bottom-left': toastRecipe({ placement: 'bottom-left' }),
+  'bottom-center': toastRecipe({ placement: 'bottom-center' }),
+  'bottom-right': toastRecipe({ placement: 'bottom-right' }),
+};
+
 export interface ToasterProps {
   /** Starts every announcement; must say something (whitespace alone throws). */
   readonly label?: string;
@@ -42,7 +52,7 @@ export function Toaster({ label = config.toast.label, position = config.toast.po
   assertToasterLabel(label);
   const toaster = useToasterRef();
   const { entries, rootAttributes } = useToasterView();
-  const classes = toastRecipe({ placement: position });
+  const classes = classesByPlacement[position];
   // Newest first, as the list is read and tabbed; the recipe stacks it from the screen edge.
   const newestFirst = [...entries].reverse();
 
