@@ -102,7 +102,9 @@ test.describe('on a high-density screen', () => {
   });
 });
 
-test('campaign cards load their thumbnails lazily, each with 1x and 2x candidates', async ({ page }) => {
+test('the first campaign card loads its thumbnail at once (the largest paint on a phone), the others lazily, each with 1x and 2x candidates', async ({
+  page,
+}) => {
   const thumbnails = ['campaign-1.jpg', 'campaign-2.jpg', 'campaign-3.jpg', 'campaign-6.jpg'];
   const answers = thumbnails.map((name) => page.waitForResponse(isImage(name)));
   await openPage(page, '/', /Campaigns that move/);
@@ -116,7 +118,9 @@ test('campaign cards load their thumbnails lazily, each with 1x and 2x candidate
       'srcset',
       `${oneX} 1x, /_ipx/f_webp&fit_cover&s_960x540/campaigns/${name} 2x`,
     );
-    await expect(card).toHaveAttribute('loading', 'lazy');
+    await expect(card).toHaveAttribute('loading', index === 0 ? 'eager' : 'lazy');
+    if (index === 0) await expect(card).toHaveAttribute('fetchpriority', 'high');
+    else await expect(card).not.toHaveAttribute('fetchpriority', /./);
     await expect(card).toHaveAttribute('width', '480');
     await expect(card).toHaveAttribute('height', '270');
     await card.scrollIntoViewIfNeeded();
