@@ -6,6 +6,7 @@ import { colorModeBoot } from './server/colorModeBoot.ts';
 import { bundledIcons } from './server/iconBundle.ts';
 import { assetEndpoints, demoApi } from './server/plugin.ts';
 import { prerenderPages } from './server/prerender.ts';
+import { scriptPriority } from './server/scriptPriority.ts';
 import { spaFallbackForMalformedPaths } from './server/spaFallback.ts';
 import { staticStyles } from './server/staticStyles.ts';
 import { config } from './src/config.ts';
@@ -25,6 +26,7 @@ export default defineConfig({
     bundledIcons({ parseIconBody }),
     apiPreload(),
     staticStyles(),
+    scriptPriority(),
   ],
   server: { port: Number(process.env.PORT) || 5173 },
   preview: { port, strictPort: true, host: process.env.HOST || 'localhost' },

@@ -193,6 +193,35 @@ test.describe('hydration', () => {
   });
 });
 
+test.describe('what the first paint waits for', () => {
+  test('the browser fetches the stylesheet and the first card image before the scripts, which hydrate all the same', async ({
+    page,
+  }) => {
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Network.enable');
+    const priorities = new Map<string, string>();
+    cdp.on('Network.requestWillBeSent', ({ request, type }) => {
+      const { pathname } = new URL(request.url);
+      if (type === 'Script' || type === 'Stylesheet' || pathname.includes('campaign-1.jpg')) {
+        priorities.set(`${type} ${pathname}`, request.initialPriority);
+      }
+    });
+    const html = (await (await page.goto('/'))?.text()) ?? '';
+    await expectHydrated(page);
+    // The entry and the chunks the HTML preloads; chunks the app asks for later (tooltips, the toaster) keep
+    // the browser's own priority.
+    const preloaded = [
+      ...html.matchAll(/<(?:script|link)\b[^>]*(?:type="module"|rel="modulepreload")[^>]*>/g),
+    ].map(([tag]) => /\s(?:src|href)="([^"]+)"/.exec(tag)?.[1] ?? tag);
+    expect(preloaded.length).toBeGreaterThan(3);
+    for (const path of preloaded) expect(priorities.get(`Script ${path}`), path).toBe('Low');
+    const [stylesheet] = [...priorities].filter(([key]) => key.startsWith('Stylesheet '));
+    expect(stylesheet?.[1]).toBe('VeryHigh');
+    const image = [...priorities].find(([key]) => key.includes('campaign-1.jpg'));
+    expect(image?.[1]).toBe('High');
+  });
+});
+
 test.describe('payloads for client navigations', () => {
   test('a navigation to a prerendered campaign reads its _payload.json, not the API', async ({ page }) => {
     const payloads: string[] = [];

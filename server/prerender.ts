@@ -22,6 +22,7 @@ import { INLINE_PAYLOAD_ID, type PagePayload, serializeInlinePayload } from '../
 import { prerenderPaths, routeRules, withoutTrailingSlash } from '../machines/routeRules.ts';
 import { createApiApp } from './api/app.ts';
 import { readApiConfig } from './api/config.ts';
+import { LOW_PRIORITY } from './scriptPriority.ts';
 import type { CampaignListResponse, PageRenderer, RenderedPage } from './types.ts';
 
 type Next = (error?: unknown) => void;
@@ -77,7 +78,10 @@ export function renderDocument(shell: string, parts: DocumentParts, base = '/'):
   // <head>, and `#root` must hold exactly what hydration renders.
   const hints = /^(?:<link [^>]*\/>)+/.exec(parts.html)?.[0] ?? '';
   const links = parts.preload
-    .map((file) => `<link rel="modulepreload" crossorigin href="${escapeHtml(`${base}${file}`)}">`)
+    .map(
+      (file) =>
+        `<link rel="modulepreload" ${LOW_PRIORITY} crossorigin href="${escapeHtml(`${base}${file}`)}">`,
+    )
     .join('');
   out = replaceOnce(out, /<\/head>/, `${hints}${links}</head>`, '</head>');
   // The payload block is data, never run: `type="application/json"`, with `<` escaped inside.

@@ -98,7 +98,7 @@ describe('the prerendered document', () => {
     expect(html).toContain('<title>A &#38; B &#60;&#60;/script&#62;');
     expect(html).toContain('<meta name="description" content="&#34;quoted&#34; &#60;/script&#62;');
     expect(html).toContain(
-      '<link rel="preload" as="image" href="/hero.webp"/><link rel="modulepreload" crossorigin href="/assets/campaign-abc.js"></head>',
+      '<link rel="preload" as="image" href="/hero.webp"/><link rel="modulepreload" fetchpriority="low" crossorigin href="/assets/campaign-abc.js"></head>',
     );
   });
 
