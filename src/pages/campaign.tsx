@@ -3,17 +3,16 @@ import type { Campaign, CampaignResponse } from '../../server/types';
 import { css } from '../../styled-system/css';
 import { apiRequest } from '../platform/api';
 import { GoalProgress, StatusBadge } from '../ui/CampaignCard';
+import { formatLongDate } from '../ui/format';
 import { Icon } from '../ui/Icon';
 import { Image } from '../ui/Image';
 import { Link } from '../ui/Link';
 import { card, muted, pageTitle, sectionTitle, stack } from '../ui/styles';
 import { definePage, type PageProps } from './types';
 
-const dateFormat = new Intl.DateTimeFormat('en', { dateStyle: 'long', timeZone: 'UTC' });
-
 function formatDate(iso: string): string {
   const date = new Date(`${iso}T00:00:00Z`);
-  return Number.isNaN(date.getTime()) ? iso : dateFormat.format(date);
+  return Number.isNaN(date.getTime()) ? iso : formatLongDate(date);
 }
 
 /** The breadcrumb back to the list: muted until pointed at. */

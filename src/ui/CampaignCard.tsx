@@ -1,6 +1,7 @@
 import { pathTo } from '../../machines/routes';
 import type { CampaignStatus, CampaignSummary } from '../../server/types';
 import { css } from '../../styled-system/css';
+import { formatMoney } from './format';
 import { Image } from './Image';
 import { Link } from './Link';
 import { muted } from './styles';
@@ -27,12 +28,6 @@ export function StatusBadge({ status }: { readonly status: CampaignStatus }) {
       {statusLabels[status]}
     </span>
   );
-}
-
-const money = new Intl.NumberFormat('en', { style: 'currency', currency: 'EUR', maximumFractionDigits: 0 });
-
-export function formatMoney(amount: number): string {
-  return money.format(amount);
 }
 
 /** How far a campaign is towards its goal, as a labelled meter. */
