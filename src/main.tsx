@@ -1,5 +1,6 @@
 import './index.css';
 import { createBrowserHistory } from 'history';
+import { startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import type { InspectionEvent, Observer } from 'xstate';
 import type { AppInput } from '../machines/app.machine';
@@ -51,6 +52,13 @@ void mountOrReport(async () => {
   connectPrefetch(importPage);
   const input: AppInput = { ...appInputFrom(config), ...(initial ? { initial } : {}) };
   const root = <Root logic={logic} input={input} inspect={inspect} />;
-  if (initial) hydrateRoot(container, root);
+  // As a transition, hydration yields to the browser every few milliseconds instead of holding the main thread
+  // for the whole tree (the HTML is on screen and readable meanwhile; an event on a part not hydrated yet
+  // makes React hydrate that part first).
+  if (initial) {
+    startTransition(() => {
+      hydrateRoot(container, root);
+    });
+  }
   else createRoot(container).render(root);
 });
