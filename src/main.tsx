@@ -59,6 +59,5 @@ void mountOrReport(async () => {
     startTransition(() => {
       hydrateRoot(container, root);
     });
-  }
-  else createRoot(container).render(root);
+  } else createRoot(container).render(root);
 });

@@ -102,17 +102,17 @@ describe('foldStaticStyles', () => {
 });
 
 describe('staticValue', () => {
-  const valueOf = (expression: string) => {
+  const staticOf = (expression: string) => {
     const program = parseAst(`(${expression});`) as unknown as { body: { expression: never }[] };
     const node = program.body[0]?.expression;
     if (!node) throw new Error('no expression');
     return staticValue(node);
   };
-  const notStatic = valueOf('x');
+  const notStatic = staticOf('x');
 
   it('reads literals, templates without holes, negative numbers, undefined, arrays and objects', () => {
     expect(
-      valueOf(
+      staticOf(
         `{ a: 'x', 'b-c': 2, ['d']: true, e: null, f: -1, g: \`t\`, h: [1, 'y'], i: { j: undefined } }`,
       ),
     ).toEqual({
@@ -137,6 +137,7 @@ describe('staticValue', () => {
       '{ get a() { return 1; } }',
       '[...a]',
       '[1, , 2]',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: source text of a template literal with a hole.
       '`a${b}`',
       '-a',
       '!1',
@@ -145,7 +146,7 @@ describe('staticValue', () => {
       '1n',
       '{ a: { b: c } }',
     ]) {
-      expect(valueOf(expression), expression).toBe(notStatic);
+      expect(staticOf(expression), expression).toBe(notStatic);
     }
   });
 });
