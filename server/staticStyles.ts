@@ -253,7 +253,10 @@ export function staticStyles(loadRuntime: LoadRuntime = loadRuntimeFromDisk): Pl
     enforce: 'post',
     async transform(code, id) {
       const file = id.split('?')[0] ?? id;
-      if (file.includes('/styled-system/')) return { code, map: null, moduleSideEffects: false };
+      if (file.includes('/styled-system/')) {
+        // Only its JavaScript: a stylesheet imported for its effect must stay.
+        return /\.m?js$/.test(file) ? { code, map: null, moduleSideEffects: false } : null;
+      }
       if (file.includes('/node_modules/') || !/\.[jt]sx?$/.test(file)) return null;
       return foldStaticStyles(code, file, loadRuntime);
     },

@@ -171,6 +171,7 @@ describe('staticStyles() Vite plugin', () => {
       map: null,
       moduleSideEffects: false,
     });
+    expect(await transform('.a { color: red }', path.resolve('styled-system/styles.css'))).toBeNull();
   });
 
   it('folds the app’s modules but not dependencies or other files', async () => {
