@@ -170,18 +170,17 @@ function styleImports(program: Node, file: string): Map<string, StyleImport> {
       imports.set((specifier.local as Node).name as string, { kind, imported, modulePath });
     }
   }
-  // A local binding of the same name anywhere (a parameter, a variable) could shadow the import: skip it.
+  // A local binding of the same name anywhere (a variable, destructured or not, a parameter, a caught error)
+  // could shadow the import: skip it.
   walk(program, (node) => {
-    const declared =
-      node.type === 'VariableDeclarator' ||
-      node.type === 'FunctionDeclaration' ||
-      node.type === 'ClassDeclaration'
-        ? (node.id as Node | null)
-        : null;
-    if (declared?.type === 'Identifier') imports.delete(declared.name as string);
-    const params = (node.params as Node[] | undefined) ?? [];
-    for (const param of params)
-      walk(param, (inner) => inner.type === 'Identifier' && imports.delete(inner.name as string));
+    const bindings = [
+      ...(node.type === 'VariableDeclarator' || node.type.endsWith('Declaration') ? [node.id] : []),
+      ...(node.type === 'CatchClause' ? [node.param] : []),
+      ...((node.params as unknown[] | undefined) ?? []),
+    ].filter(isNode);
+    for (const binding of bindings) {
+      walk(binding, (inner) => inner.type === 'Identifier' && imports.delete(inner.name as string));
+    }
   });
   return imports;
 }

@@ -65,6 +65,8 @@ describe('foldStaticStyles', () => {
     const withVariable = `${cssImport}const css = (x) => x;\nexport const a = css({ p: '1' });\n`;
     expect(await fold(withParam)).toBeNull();
     expect(await fold(withVariable)).toBeNull();
+    expect(await fold(`${cssImport}const { css } = styles;\nexport const a = css({ p: '1' });\n`)).toBeNull();
+    expect(await fold(`${cssImport}try {} catch (css) { css({ p: '1' }); }\n`)).toBeNull();
   });
 
   it('changes nothing in a module without styled-system imports, or with a same-named import from elsewhere', async () => {
