@@ -1,5 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { pageChunks } from './build/pageChunks.ts';
 import { apiPreload } from './server/apiPreload.ts';
 import { buildManifest } from './server/buildManifest.ts';
 import { colorModeBoot } from './server/colorModeBoot.ts';
@@ -20,7 +21,11 @@ export default defineConfig({
     colorModeBoot({ storageKey: config.colorMode.storageKey }),
     spaFallbackForMalformedPaths(),
     buildManifest(),
-    prerenderPages({ entry: '/src/prerender.tsx', renderPlugins: [bundledIcons({ parseIconBody })] }),
+    prerenderPages({
+      entry: '/src/prerender.tsx',
+      renderPlugins: [bundledIcons({ parseIconBody }), pageChunks()],
+    }),
+    pageChunks(),
     demoApi(),
     assetEndpoints(),
     bundledIcons({ parseIconBody }),

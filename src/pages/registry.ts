@@ -1,3 +1,4 @@
+import pageChunkUrls from 'virtual:page-chunks';
 import { fromPromise } from 'xstate';
 import type { LoadedPage, LoadPageInput, RevalidateInput } from '../../machines/app.machine';
 import type { RouteName } from '../../machines/routes';
@@ -5,17 +6,37 @@ import { loadPayload } from '../platform/payload';
 import { pageDataCache, pageDataKey } from '../platform/prefetch';
 import type { AnyPage } from './types';
 
-/** One lazily loaded chunk per route. */
-const importers: Readonly<Record<RouteName, () => Promise<{ default: AnyPage }>>> = {
-  index: () => import('./index'),
-  home: () => import('./home'),
-  login: () => import('./login'),
-  campaign: () => import('./campaign'),
-  profile: () => import('./profile'),
-  campaignComponentsInfo: () => import('./componentsInfo'),
+/**
+ * One lazily loaded chunk per route, and the page's file name, under which `virtual:page-chunks` gives the
+ * chunk's URL (build/pageChunks.ts reads the list of pages from the dynamic imports in this table).
+ */
+const pages: Readonly<Record<RouteName, { file: string; load: () => Promise<{ default: AnyPage }> }>> = {
+  index: { file: 'index', load: () => import('./index') },
+  home: { file: 'home', load: () => import('./home') },
+  login: { file: 'login', load: () => import('./login') },
+  campaign: { file: 'campaign', load: () => import('./campaign') },
+  profile: { file: 'profile', load: () => import('./profile') },
+  campaignComponentsInfo: { file: 'componentsInfo', load: () => import('./componentsInfo') },
 };
 
 const loaded = new Map<RouteName, AnyPage>();
+/** How many imports of a route's chunk have failed in this document: each retry needs a URL of its own. */
+const failedImports = new Map<RouteName, number>();
+
+/**
+ * The route's page module. After a failure the same URL would not do: Chromium (seen in 150) keeps a failed
+ * dynamic import in its module map and rejects a second `import()` of that URL without a request. So a retry
+ * imports the chunk's URL with a query it has not seen (`?retry=1`, then `?retry=2`), which the module map
+ * treats as a new module and the server as the same immutable file (build/pageChunks.ts gives the URLs).
+ * The first attempt keeps the bundler's own import, with its preloads of the chunk's dependencies.
+ */
+function importRoute(route: RouteName): Promise<{ default: AnyPage }> {
+  const failures = failedImports.get(route) ?? 0;
+  const page = pages[route];
+  const url = pageChunkUrls[page.file];
+  if (failures === 0 || url === undefined) return page.load();
+  return import(/* @vite-ignore */ `${url}?retry=${failures}`);
+}
 
 /** A page's code could not be downloaded: a network blip, or a deploy removed the old chunk. */
 export class ChunkLoadError extends Error {
@@ -61,12 +82,13 @@ export function importPage(
     if (!options.prefetch) claimed.add(pending);
     return pending;
   }
-  const attempt: Promise<AnyPage> = importers[route]().then(
+  const attempt: Promise<AnyPage> = importRoute(route).then(
     (module) => {
       loaded.set(route, module.default);
       return module.default;
     },
     (error: unknown) => {
+      failedImports.set(route, (failedImports.get(route) ?? 0) + 1);
       const chunkError = new ChunkLoadError(route, error);
       if (options.prefetch && !claimed.has(attempt)) {
         prefetchFailures.set(route, { error: chunkError, at: performance.now() });
