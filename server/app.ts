@@ -123,6 +123,15 @@ function consoleLike(log: FastifyBaseLogger): Logger {
   return { warn: write('warn'), error: write('error') };
 }
 
+/** A path of the API, which answers JSON whatever happens. */
+const API_PATH = /^\/api(\/|\?|$)/;
+
+/** Whether the start of a raw request the parser refused asks for an API path (`GET /api/… HTTP/1.1`). */
+export function isApiRequestLine(rawPacket: Buffer | undefined): boolean {
+  const start = rawPacket?.toString('latin1', 0, 64) ?? '';
+  return /^[A-Z]+ \/api([/?\s]|$)/.test(start);
+}
+
 function plain(reply: FastifyReply, status: number, message: string) {
   return reply
     .code(status)
@@ -170,9 +179,13 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       const headers = Object.entries({ ...security, 'cache-control': CACHE.never })
         .map(([name, value]) => `${name}: ${value}\r\n`)
         .join('');
+      // An API client reads JSON whatever went wrong (a URL longer than the parser takes, say).
+      const [type, body] = isApiRequestLine((error as { rawPacket?: Buffer }).rawPacket)
+        ? ['application/json', JSON.stringify({ message: `${text}.` })]
+        : ['text/plain; charset=utf-8', `${text}.`];
       if (socket.writable) {
         socket.write(
-          `HTTP/1.1 ${status} ${text}\r\n${headers}content-type: text/plain; charset=utf-8\r\ncontent-length: ${text.length + 1}\r\nconnection: close\r\n\r\n${text}.`,
+          `HTTP/1.1 ${status} ${text}\r\n${headers}content-type: ${type}\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
         );
       }
       socket.destroy();
@@ -184,6 +197,12 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       reply.headers(security);
       const rawPath = request.raw.url ?? '';
       const isEndpoint = /^\/(api|_ipx|assets|_app)(\/|$)/.test(rawPath);
+      if (API_PATH.test(rawPath)) {
+        return reply
+          .code(400)
+          .header('cache-control', CACHE.never)
+          .send({ message: 'Bad request: the URL cannot be decoded.' });
+      }
       if (
         error.code === 'FST_ERR_BAD_URL' &&
         request.method === 'GET' &&

@@ -224,6 +224,41 @@ describe('requests the HTTP parser refuses', () => {
   });
 });
 
+describe('/api never answers HTML', () => {
+  /** The body of a raw HTTP response, and whether its content type is JSON. */
+  function jsonOf(response: string): { status: number; body: unknown } {
+    const [head = '', body = ''] = response.split('\r\n\r\n');
+    expect(head).toMatch(/\r\ncontent-type: application\/json/i);
+    return { status: Number(head.split(' ')[1]), body: JSON.parse(body) };
+  }
+
+  it.each([100, 1_000, 10_000, 100_000])(
+    'a GET of /api/campaigns/ and %i digits answers JSON with a message, over real HTTP',
+    async (length) => {
+      const { status, body } = jsonOf(await rawGet(`/api/campaigns/${'1'.repeat(length)}`));
+      expect([400, 404, 414, 431]).toContain(status);
+      expect(body).toEqual({ message: expect.any(String) });
+      if (length >= 10_000) expect([414, 431]).toContain(status);
+    },
+  );
+
+  it.each([
+    ['GET', '/api/nothing-here', 404],
+    ['GET', '/api', 404],
+    ['GET', `/api/ and 3,000 characters`, 414],
+    ['GET', '/api/campaigns/%E0%A4%A', 400],
+    // A state-changing request without the page's Origin is refused before any route.
+    ['DELETE', '/api/no-such-route', 403],
+    ['PUT', '/api/campaigns', 405],
+  ])('%s %s answers JSON (%i), also to a browser that asks for HTML', async (method, shown, status) => {
+    const url = shown === '/api/ and 3,000 characters' ? `/api/${'x'.repeat(3_000)}` : shown;
+    const response = await app.inject({ method: method as 'GET', url, headers: html });
+    expect(response.statusCode).toBe(status);
+    expect(response.headers['content-type']).toMatch(/^application\/json/);
+    expect(response.json()).toEqual({ message: expect.any(String) });
+  });
+});
+
 describe('path traversal', () => {
   const attempts = [
     '/assets/../../secret.txt',

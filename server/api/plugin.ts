@@ -41,6 +41,10 @@ declare module 'fastify' {
 }
 
 const DISPLAY_NAME_MAX = 60;
+/** Longer API URLs are refused with a 414: no route of this API needs more, and the router's limit is 2048. */
+const MAX_URL_LENGTH = 2048;
+/** How much of an unknown path a 404 message echoes back. */
+const MAX_ECHOED_PATH = 200;
 const PRUNE_EVERY_MS = 10 * 60 * 1000;
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const ALL_METHODS: HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
@@ -113,10 +117,19 @@ export const apiPlugin: FastifyPluginAsync<ApiPluginOptions> = async (app, optio
     return reply.code(500).send({ message: 'The demo API failed unexpectedly.' });
   });
 
-  app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?')[0];
-    return reply.code(404).send({ message: `No API route for ${request.method} ${path}.` });
-  });
+  const noRoute = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (request.url.length > MAX_URL_LENGTH) {
+      return reply.code(414).send({ message: `The URL is too long (at most ${MAX_URL_LENGTH} characters).` });
+    }
+    const path = request.url.split('?')[0] ?? '';
+    const shown = path.length > MAX_ECHOED_PATH ? `${path.slice(0, MAX_ECHOED_PATH)}…` : path;
+    return reply.code(404).send({ message: `No API route for ${request.method} ${shown}.` });
+  };
+  app.setNotFoundHandler(noRoute);
+  // Every URL under the prefix is the API's, whatever no route here matched (a parameter longer than the
+  // router takes, say): without these it would reach the production server's page fallback and get HTML.
+  app.all('/', noRoute);
+  app.all('/*', noRoute);
 
   const readCookie = (request: FastifyRequest) => request.cookies[cookieName];
   const setSessionCookie = (reply: FastifyReply, token: string, maxAgeSeconds: number) =>
