@@ -373,6 +373,26 @@ describe('app machine: update detection', () => {
     expect(app.actor.getSnapshot().context.build.failedChecks).toBe(0);
   });
 
+  it('backs off after failed checks only up to the longest interval, and keeps checking there', async () => {
+    const app = await startApp();
+    const { updateCheckIntervalMs: first, maxUpdateCheckIntervalMs: longest } = testInput.timing;
+    app.clock.increment(first);
+    let interval = first;
+    // Ten failures in a row: without the cap the next check would come 2^10 hours later (42 days).
+    for (let failures = 1; failures <= 10; failures += 1) {
+      await app.failLatest(new Error('offline'));
+      interval = Math.min(first * 2 ** failures, longest);
+      app.clock.increment(interval - 1);
+      expect(app.latest, `no check before ${interval} ms after failure ${failures}`).toHaveLength(0);
+      app.clock.increment(1);
+      expect(app.latest, `a check ${interval} ms after failure ${failures}`).toHaveLength(1);
+    }
+    expect(interval).toBe(longest);
+    await app.answerLatest(same);
+    app.clock.increment(first);
+    expect(app.latest).toHaveLength(1);
+  });
+
   it('does not poll while hidden or offline, and checks once when the page is back', async () => {
     const app = await startApp();
     app.send({ type: 'page.changed', visible: false, online: true });
