@@ -16,6 +16,8 @@ const LIMITS = {
   routeJsGzip: 116_000,
   /** CSS of any route's first load. */
   cssGzip: 8_000,
+  /** Smaller chunks cost a request (and a modulepreload) for next to nothing: fold them into an importer. */
+  smallestChunkBytes: 200,
 };
 
 const kB = (bytes) => `${(bytes / 1000).toFixed(1)} kB`;
@@ -38,6 +40,19 @@ for (const [route, load] of Object.entries(loads)) {
     assert.ok(load.cssSize.gzip <= LIMITS.cssGzip, `${route} loads ${kB(load.cssSize.gzip)} gzip of CSS`);
   });
 }
+
+test(`no first load lists a chunk under ${LIMITS.smallestChunkBytes} bytes`, async () => {
+  const { statSync } = await import('node:fs');
+  for (const [route, load] of Object.entries(loads)) {
+    for (const file of load.js) {
+      const bytes = statSync(`dist/${file}`).size;
+      assert.ok(
+        bytes >= LIMITS.smallestChunkBytes,
+        `${route} loads ${file}, ${bytes} bytes: fold it into its importer`,
+      );
+    }
+  }
+});
 
 test('no development build of React ships', async () => {
   const { readFileSync } = await import('node:fs');

@@ -8,7 +8,7 @@ import { Icon } from '../ui/Icon';
 import { Image } from '../ui/Image';
 import { Link } from '../ui/Link';
 import { card, muted, pageTitle, sectionTitle, stack } from '../ui/styles';
-import { definePage, type PageProps } from './types';
+import type { AnyPage, PageDefinition, PageProps } from './types';
 
 function formatDate(iso: string): string {
   const date = new Date(`${iso}T00:00:00Z`);
@@ -94,7 +94,7 @@ function CampaignPage({ data: campaign }: PageProps<Campaign>) {
   );
 }
 
-export default definePage<Campaign>({
+export default {
   component: CampaignPage,
   loader: async ({ params, signal }) => {
     const body = await apiRequest<CampaignResponse>(`/campaigns/${encodeURIComponent(params.id ?? '')}`, {
@@ -104,4 +104,4 @@ export default definePage<Campaign>({
   },
   title: (campaign) => campaign.title,
   description: (campaign) => campaign.summary,
-});
+} satisfies PageDefinition<Campaign> as AnyPage;

@@ -14,7 +14,7 @@ import { Link } from '../ui/Link';
 import { PageHeader } from '../ui/PageHeader';
 import { stack } from '../ui/styles';
 import { Tooltip } from '../ui/Tooltip';
-import { definePage } from './types';
+import type { AnyPage, PageDefinition } from './types';
 
 /** One button each in the toast specimen: what it is called and the toast it shows. */
 const imageFigure = css({ w: '48', display: 'grid', gap: '1', fontSize: 'xs', color: 'fg.muted' });
@@ -323,4 +323,4 @@ function ComponentsInfoPage() {
   );
 }
 
-export default definePage<undefined>({ component: ComponentsInfoPage });
+export default { component: ComponentsInfoPage } satisfies PageDefinition<undefined> as AnyPage;

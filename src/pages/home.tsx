@@ -7,7 +7,7 @@ import { CampaignList } from '../ui/CampaignCard';
 import { formatMoney } from '../ui/format';
 import { PageHeader } from '../ui/PageHeader';
 import { stack } from '../ui/styles';
-import { definePage, type PageProps } from './types';
+import type { AnyPage, PageDefinition, PageProps } from './types';
 
 interface HomeData {
   readonly campaigns: readonly CampaignSummary[];
@@ -51,7 +51,7 @@ function HomePage({ data }: PageProps<HomeData>) {
   );
 }
 
-export default definePage<HomeData>({
+export default {
   component: HomePage,
   loader: async ({ signal }) => apiRequest<CampaignListResponse>('/me/campaigns', { signal }),
-});
+} satisfies PageDefinition<HomeData> as AnyPage;

@@ -7,7 +7,7 @@ import { useSessionView } from '../ui/appActor';
 import { CampaignList } from '../ui/CampaignCard';
 import { Link } from '../ui/Link';
 import { stack } from '../ui/styles';
-import { definePage, type PageProps } from './types';
+import type { AnyPage, PageDefinition, PageProps } from './types';
 
 interface IndexData {
   readonly featured: readonly CampaignSummary[];
@@ -77,10 +77,10 @@ function IndexPage({ data }: PageProps<IndexData>) {
   );
 }
 
-export default definePage<IndexData>({
+export default {
   component: IndexPage,
   loader: async ({ signal }) => {
     const body = await apiRequest<CampaignListResponse>('/campaigns', { query: { featured: '1' }, signal });
     return { featured: body.campaigns };
   },
-});
+} satisfies PageDefinition<IndexData> as AnyPage;

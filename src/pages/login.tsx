@@ -7,7 +7,7 @@ import { useSessionRef, useSessionView } from '../ui/appActor';
 import { Field } from '../ui/Field';
 import { PageHeader } from '../ui/PageHeader';
 import { card } from '../ui/styles';
-import { definePage, type PageProps } from './types';
+import type { AnyPage, PageDefinition, PageProps } from './types';
 
 interface FieldErrors {
   readonly email?: string;
@@ -101,4 +101,4 @@ function LoginPage({ location }: PageProps<undefined>) {
   );
 }
 
-export default definePage<undefined>({ component: LoginPage });
+export default { component: LoginPage } satisfies PageDefinition<undefined> as AnyPage;

@@ -7,7 +7,7 @@ import { LazyColorModeSwitch } from '../ui/ColorModeSwitch.lazy';
 import { Field } from '../ui/Field';
 import { PageHeader } from '../ui/PageHeader';
 import { stack } from '../ui/styles';
-import { definePage } from './types';
+import type { AnyPage, PageDefinition } from './types';
 
 const MAX_NAME = 60;
 
@@ -96,4 +96,4 @@ function ProfilePage() {
   );
 }
 
-export default definePage<undefined>({ component: ProfilePage });
+export default { component: ProfilePage } satisfies PageDefinition<undefined> as AnyPage;
