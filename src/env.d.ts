@@ -1,2 +1,2 @@
-/** The build's id, replaced by the build-manifest plugin (server/buildManifest.ts) at build time. */
+/** The build's id, replaced by the build-manifest plugin (build/buildManifest.ts) at build time. */
 declare const __BUILD_ID__: string;
