@@ -1,15 +1,15 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { apiPreload } from './build/apiPreload.ts';
+import { buildManifest } from './build/buildManifest.ts';
+import { colorModeBoot } from './build/colorModeBoot.ts';
+import { assetEndpoints, demoApi } from './build/devEndpoints.ts';
+import { bundledIcons } from './build/iconBundle.ts';
 import { pageChunks } from './build/pageChunks.ts';
-import { apiPreload } from './server/apiPreload.ts';
-import { buildManifest } from './server/buildManifest.ts';
-import { colorModeBoot } from './server/colorModeBoot.ts';
-import { bundledIcons } from './server/iconBundle.ts';
-import { assetEndpoints, demoApi } from './server/plugin.ts';
-import { prerenderPages } from './server/prerender.ts';
-import { scriptPriority } from './server/scriptPriority.ts';
-import { spaFallbackForMalformedPaths } from './server/spaFallback.ts';
-import { staticStyles } from './server/staticStyles.ts';
+import { prerenderPages } from './build/prerenderPages.ts';
+import { scriptPriority } from './build/scriptPriority.ts';
+import { spaFallbackForMalformedPaths } from './build/spaFallback.ts';
+import { staticStyles } from './build/staticStyles.ts';
 import { config } from './src/config.ts';
 import { parseIconBody } from './src/platform/iconSvg.ts';
 
@@ -38,7 +38,7 @@ export default defineConfig({
   build: {
     target: 'es2022',
     // Maps are written for debugging but not referenced from the code; the build's last step moves them out
-    // of dist/ (server/finalizeBuild.ts), so they are never deployed or served.
+    // of dist/ (build/finalizeBuild.ts), so they are never deployed or served.
     sourcemap: 'hidden',
     // Read by scripts/bench.mjs to follow the import graph of the initial load.
     manifest: true,

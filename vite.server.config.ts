@@ -1,20 +1,13 @@
 /**
- * Builds the production server (server/main.ts) and the build's last step (server/finalizeBuild.ts) into
+ * Builds the production server (server/main.ts) and the build's last step (build/finalizeBuild.ts) into
  * dist-server/ as plain ES modules, so `npm start` runs on Node 20 without a TypeScript loader. Packages stay
- * external (installed by npm ci); our own modules (machines/, src/config.ts, server/) are bundled.
+ * external (installed by npm ci); our own modules (machines/, server/, api/, build/finalizeBuild.ts) are
+ * bundled. The seed data is bundled as JSON; the source images are read from api/fixtures/images, which
+ * resolves the same from server/ and from dist-server/.
  */
-import { cpSync } from 'node:fs';
 import { defineConfig } from 'vite';
 
 export default defineConfig({
-  plugins: [
-    {
-      // Modules find their data beside themselves (`new URL('./fixtures/…', import.meta.url)`): the seed
-      // database and the source images go along.
-      name: 'campaign-web:server-fixtures',
-      writeBundle: () => cpSync('server/fixtures', 'dist-server/fixtures', { recursive: true }),
-    },
-  ],
   publicDir: false,
   logLevel: 'warn',
   build: {
@@ -25,7 +18,7 @@ export default defineConfig({
     sourcemap: true,
     minify: false,
     rollupOptions: {
-      input: { main: 'server/main.ts', finalize: 'server/finalizeBuild.ts' },
+      input: { main: 'server/main.ts', finalize: 'build/finalizeBuild.ts' },
       output: { format: 'es', entryFileNames: '[name].mjs', chunkFileNames: '[name]-[hash].mjs' },
     },
   },

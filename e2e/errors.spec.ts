@@ -133,7 +133,7 @@ test.describe('404', () => {
   });
 
   test('a deep link with malformed escapes gives a 404 page, not a blank one', async ({ page }) => {
-    // Regression: Vite's preview server skipped its SPA fallback for paths it cannot decode; server/spaFallback.ts serves the app for them.
+    // Regression: Vite's preview server skipped its SPA fallback for paths it cannot decode; build/spaFallback.ts serves the app for them.
     const response = await page.goto('/campaign/%E0%A4%A').catch((error: Error) => error);
     const outcome = response instanceof Error ? response.message.split('\n')[0] : response?.status();
     expect(outcome, 'the server must serve the app for this path').toBe(200);

@@ -7,7 +7,7 @@
  */
 import { assign } from 'xstate';
 import { type AppContext, appSetup } from './app.setup';
-import { documentTitleOf } from './app.view';
+import { documentTitleOf } from './app.utils';
 import { toAppError } from './errors';
 
 const titleOnScreen = ({ context }: { context: AppContext }) => ({

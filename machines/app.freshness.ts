@@ -6,7 +6,7 @@
  * keeps what is shown. A navigation that starts meanwhile cancels the check.
  */
 import { appSetup } from './app.setup';
-import { documentTitleOf } from './app.view';
+import { documentTitleOf } from './app.utils';
 import { toAppError } from './errors';
 
 export const freshnessRegion = appSetup.createStateConfig({

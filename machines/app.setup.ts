@@ -14,13 +14,14 @@ import {
   fragmentStep,
   guardNamesFor,
   isAppPath,
+  isFirstSettle,
   type NavigationLimits,
   type PendingNavigation,
   validateError,
   withMatch,
   withVerdict,
 } from './app.utils';
-import { isFirstSettle } from './app.view';
+
 import { type ColorModeEvent, colorModeMachine } from './colorMode.machine';
 import type { AppError } from './errors';
 import type { RouteGuard } from './guards';

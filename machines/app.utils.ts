@@ -2,6 +2,7 @@
 import {
   type AppError,
   notFoundError,
+  statusMessageOf,
   toAppError,
   tooManyRedirectsError,
   unknownGuardError,
@@ -208,4 +209,26 @@ export function bootPage(
   if (!match || validateError({ ...pending, match }, { maxRedirects: 0, maxEchoedPathLength: 0 }) !== null)
     return null;
   return committed({ ...pending, match }, null, { data: page.data, title: page.title }, false, true);
+}
+
+/** What the document title and the first-settle rule read of the app's context. */
+interface OnScreen {
+  readonly appName: string;
+  readonly current: CommittedNavigation | null;
+}
+
+export function errorDocumentTitle(error: AppError, appName: string): string {
+  return `${error.statusCode} - ${statusMessageOf(error)} | ${appName}`;
+}
+
+/** The document title for what is on screen: the error page's, the page's, or just the app's name. */
+export function documentTitleOf(context: OnScreen, shownError: AppError | null): string {
+  if (shownError) return errorDocumentTitle(shownError, context.appName);
+  const title = context.current?.title;
+  return title ? `${title} | ${context.appName}` : context.appName;
+}
+
+/** The first settled navigation keeps the browser's own focus and scroll, as a document load does. */
+export function isFirstSettle(context: Pick<OnScreen, 'current'>): boolean {
+  return (context.current?.key ?? 0) <= 1;
 }

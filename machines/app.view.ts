@@ -1,12 +1,12 @@
 /**
- * What the app's views and its page-arrival effects need from the app machine, as pure functions of a
- * snapshot (or its context). Answers come from tags and context, never from state names.
+ * What the app's views need from the app machine, as pure functions of a snapshot. Answers come from tags
+ * and context, never from state names. A view module imports its machine, never the reverse: what the
+ * machine needs too (the document title, the first-settle rule) lives in app.utils.ts.
  */
 import type { SnapshotFrom } from 'xstate';
 import type { appMachine } from './app.machine';
-import type { AppContext } from './app.setup';
-import type { CommittedNavigation } from './app.utils';
-import { type AppError, statusMessageOf } from './errors';
+import { type CommittedNavigation, documentTitleOf, isFirstSettle } from './app.utils';
+import type { AppError } from './errors';
 
 export type AppSnapshot = SnapshotFrom<typeof appMachine>;
 
@@ -29,22 +29,6 @@ export interface AppView {
    */
   readonly pageKey: string;
   readonly documentTitle: string;
-}
-
-export function errorDocumentTitle(error: AppError, appName: string): string {
-  return `${error.statusCode} - ${statusMessageOf(error)} | ${appName}`;
-}
-
-/** The document title for what is on screen: the error page's, the page's, or just the app's name. */
-export function documentTitleOf(context: AppContext, shownError: AppError | null): string {
-  if (shownError) return errorDocumentTitle(shownError, context.appName);
-  const title = context.current?.title;
-  return title ? `${title} | ${context.appName}` : context.appName;
-}
-
-/** The first settled navigation keeps the browser's own focus and scroll, as a document load does. */
-export function isFirstSettle(context: AppContext): boolean {
-  return (context.current?.key ?? 0) <= 1;
 }
 
 export function shownError(snapshot: AppSnapshot): AppError | null {

@@ -60,3 +60,23 @@ export function serializeInlinePayload(payload: PagePayload): string {
     .replace(/\u2028/g, '\\u2028')
     .replace(/\u2029/g, '\\u2029');
 }
+
+/**
+ * The build-time renderer's contract (build/prerenderPages.ts loads the module vite.config.ts names,
+ * which exports `renderPage`; src/prerender.tsx implements it). It lives here, beside the payload it carries,
+ * because src/ may not import build/ and build/ need not import src/.
+ */
+export interface RenderedPage {
+  /** The markup of `#root`. */
+  readonly html: string;
+  readonly title: string;
+  /** `null`: the app's own description. */
+  readonly description: string | null;
+  /** What `_payload.json` holds and the HTML inlines: `{ buildId, path, data? }`. */
+  readonly payload: PagePayload;
+  /** The route, whose page chunk the HTML preloads (the browser needs it before it can hydrate). */
+  readonly route: string;
+}
+export interface PageRenderer {
+  renderPage(path: string, buildId: string): Promise<RenderedPage>;
+}

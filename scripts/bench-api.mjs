@@ -1,4 +1,4 @@
-// API benchmark: throughput and latency of the demo API (server/api/main.ts) on loopback with
+// API benchmark: throughput and latency of the demo API (api/main.ts) on loopback with
 // autocannon, for the campaign list, one campaign and a sign-in, on PGlite and, when
 // TEST_DATABASE_URL names a PostgreSQL server (scripts/with-postgres.sh sets one up), on PostgreSQL.
 // Figures, never pass/fail. Bounded: BENCH_API_SECONDS (default 5) per endpoint and backend.
@@ -15,7 +15,7 @@ const seconds = Number(process.env.BENCH_API_SECONDS) || 5;
 
 async function startServer(env) {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/api/main.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'api/main.ts'], {
     env: { ...process.env, DATABASE_URL: '', DATA_DIR: '', ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -65,7 +65,7 @@ test('no development build of React ships', async () => {
   }
 });
 
-test("no first load carries Panda's style runtime (server/staticStyles.ts folds the calls at build)", async () => {
+test("no first load carries Panda's style runtime (build/staticStyles.ts folds the calls at build)", async () => {
   const { readFileSync } = await import('node:fs');
   for (const [route, load] of Object.entries(loads)) {
     for (const file of load.js) {

@@ -14,9 +14,9 @@ import Fastify, {
   type FastifyRequest,
   LogController,
 } from 'fastify';
+import { readApiConfig } from '../api/config.ts';
 import { routeRules, rulesFor } from '../machines/routeRules.ts';
 import { parseLocation } from '../machines/routes.ts';
-import { readApiConfig } from './api/config.ts';
 import { demoApiAdapter } from './demoApiAdapter.ts';
 import { handleIconRequest, ICON_ENDPOINT } from './icons.ts';
 import { createImageServer, IMAGE_CACHE_DEFAULTS, IMAGE_ENDPOINT } from './images.ts';
@@ -256,7 +256,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   });
 
   await app.register(fastifyCompress, {
-    // Static files are compressed at build time (server/precompress.ts); this covers API JSON and the rest.
+    // Static files are compressed at build time (build/precompress.ts); this covers API JSON and the rest.
     threshold: 1024,
     encodings: ['br', 'gzip'],
   });
@@ -283,7 +283,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     return { status: 'ok', buildId };
   });
 
-  // --- The demo API (server/api/plugin.ts), on the database its configuration names under dataDir. ---
+  // --- The demo API (api/plugin.ts), on the database its configuration names under dataDir. ---
   await app.register(demoApiAdapter, {
     prefix: '/api',
     config: readApiConfig({ ...process.env, DATA_DIR: options.dataDir }),

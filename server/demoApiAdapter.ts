@@ -1,16 +1,16 @@
 /**
- * The demo API (server/api/plugin.ts, on Kysely over PGlite or PostgreSQL) inside the production server: the
+ * The demo API (api/plugin.ts, on Kysely over PGlite or PostgreSQL) inside the production server: the
  * database named by the API's own configuration (DATA_DIR or DATABASE_URL) is opened and migrated before the
  * server listens, and closed when it closes (DEMO_API_DELAY_MS is the API's own setting). This is the only place the production server knows how the API
  * is built; its answers go through the server's hooks (security headers, request logs, compression).
  */
 import type { FastifyPluginAsync } from 'fastify';
-import { type ApiConfig, readApiConfig } from './api/config.ts';
-import { apiPlugin } from './api/plugin.ts';
-import { openDatabase } from './database/open.ts';
+import { type ApiConfig, readApiConfig } from '../api/config.ts';
+import { openDatabase } from '../api/database/open.ts';
+import { apiPlugin } from '../api/plugin.ts';
 
 export interface DemoApiAdapterOptions {
-  /** Defaults to the environment, as server/api/main.ts reads it. */
+  /** Defaults to the environment, as api/main.ts reads it. */
   config?: ApiConfig;
   log: Pick<Console, 'error'>;
 }

@@ -10,9 +10,10 @@ import type { Logger, Middleware } from './http.ts';
 /** The same-origin optimisation path: `/_ipx/{modifiers}/{src}`. */
 export const IMAGE_ENDPOINT = '/_ipx';
 
-/** The source images, committed with the repo. Nothing outside this folder is ever read. */
+/** The source images, committed with the demo API's fixtures (the path holds from server/ and from dist-server/
+ * alike). Nothing outside this folder is ever read. */
 export function defaultImagesDir(): string {
-  return fileURLToPath(new URL('./fixtures/images/', import.meta.url));
+  return fileURLToPath(new URL('../api/fixtures/images/', import.meta.url));
 }
 
 export type ImageFormat = 'webp' | 'avif' | 'jpeg' | 'png';
@@ -194,7 +195,7 @@ function errorResponse(status: number, message: string): RenderedImage {
 }
 
 export interface ImageServerOptions {
-  /** Folder of source images; defaults to server/fixtures/images. */
+  /** Folder of source images; defaults to api/fixtures/images. */
   dir?: string;
   log?: Logger;
   /**

@@ -32,7 +32,7 @@ const host = env.HOST || 'localhost';
 const dataDir = path.resolve(env.DATA_DIR ?? '.data');
 const distDir = path.resolve(env.DIST_DIR ?? path.join(root, 'dist'));
 
-/** The API address the build used (server/finalizeBuild.ts), so connect-src follows it; the environment wins. */
+/** The API address the build used (build/finalizeBuild.ts), so connect-src follows it; the environment wins. */
 function builtApiBaseUrl(): string | undefined {
   try {
     const { apiBaseUrl } = JSON.parse(readFileSync(path.join(distDir, BUILD_ENV_FILE), 'utf8'));
@@ -52,7 +52,7 @@ async function start() {
     return await buildServer({
       distDir,
       dataDir,
-      imagesDir: path.join(root, 'server/fixtures/images'),
+      imagesDir: path.join(root, 'api/fixtures/images'),
       imageCacheDir: path.resolve(env.IMAGE_CACHE_DIR ?? path.join(dataDir, 'image-cache')),
       headers: {
         apiBaseUrl: env.VITE_API_BASE_URL || builtApiBaseUrl(),

@@ -1,7 +1,7 @@
 /**
  * The one source of the production response headers: the Content-Security-Policy, the other security headers,
  * and the caching rule for each kind of file. The Fastify server (server/app.ts) sends them on every response,
- * and the build writes the same values as `dist/_headers` for static hosts and CDNs (server/finalizeBuild.ts),
+ * and the build writes the same values as `dist/_headers` for static hosts and CDNs (build/finalizeBuild.ts),
  * so a deployment without our server cannot drift from one with it.
  */
 

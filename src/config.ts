@@ -26,7 +26,7 @@ export interface AppConfig {
   readonly images: ImageConfig;
   /** Toast notifications (machines/toaster.machine.ts, src/ui/Toaster.tsx). */
   readonly toast: ToastConfig;
-  /** Colour mode (machines/colorMode.machine.ts, src/platform/colorMode.ts, server/colorModeBoot.ts). */
+  /** Colour mode (machines/colorMode.machine.ts, src/platform/colorMode.ts, build/colorModeBoot.ts). */
   readonly colorMode: ColorModeConfig;
   /** Tooltips (src/ui/Tooltip.tsx). */
   readonly tooltip: TooltipConfig;

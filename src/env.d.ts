@@ -1,4 +1,4 @@
-/** The build's id, replaced by the build-manifest plugin (server/buildManifest.ts) at build time. */
+/** The build's id, replaced by the build-manifest plugin (build/buildManifest.ts) at build time. */
 declare const __BUILD_ID__: string;
 
 /** Each route page's chunk URL by file name (build/pageChunks.ts), for a retry the module map has not seen. */

@@ -1,5 +1,5 @@
 /**
- * The build-time renderer (server/prerender.ts loads it; the browser never does). It renders one
+ * The build-time renderer (build/prerenderPages.ts loads it; the browser never does). It renders one
  * prerendered path through the same route table, page loader, app machine, `App`, layout and page
  * components as the browser: the machine boots on the page with the loaded data (input `initial`) and is
  * never started, so no effect runs; the session is unknown, so the page is what a signed-out visitor sees
@@ -17,8 +17,8 @@ import {
 } from '../machines/app.machine';
 import { bootPage } from '../machines/app.utils';
 import { appView } from '../machines/app.view';
+import type { PageRenderer, RenderedPage } from '../machines/payload';
 import { routes } from '../machines/routes';
-import type { PageRenderer, RenderedPage } from '../server/types';
 import { config } from './config';
 import { importPage } from './pages/registry';
 import { appInputFrom } from './platform/app';

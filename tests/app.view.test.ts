@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { appView, documentTitleOf, errorDocumentTitle } from '../machines/app.view';
+import { documentTitleOf, errorDocumentTitle } from '../machines/app.utils';
+import { appView } from '../machines/app.view';
 import { createAppError } from '../machines/errors';
 import { flush, startApp } from './support/appHarness';
 

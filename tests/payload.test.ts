@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { htmlFileOf, renderDocument } from '../build/prerenderPages';
 import { isPrerendered, parsePayload, payloadUrl, serializeInlinePayload } from '../machines/payload';
 import { prerenderPaths, routeRules } from '../machines/routeRules';
-import { htmlFileOf, renderDocument } from '../server/prerender';
 
 const expected = { buildId: 'b1', path: '/campaign/1' };
 

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { apiBaseFrom, sessionPreloadTag } from '../server/apiPreload';
+import { apiBaseFrom, sessionPreloadTag } from '../build/apiPreload';
 import { importPage, loadPage } from '../src/pages/registry';
 import {
   canPrefetch,

@@ -3,8 +3,8 @@
 // sign-in rate limits, and the same-origin and JSON-only rules for state-changing requests.
 import { hash } from '@node-rs/argon2';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { testApiConfig } from '../server/api/config';
-import { OWASP_ARGON2ID, Passwords } from '../server/api/passwords';
+import { testApiConfig } from '../api/config';
+import { OWASP_ARGON2ID, Passwords } from '../api/passwords';
 import { type ApiClient, apiClient, backends, resetDatabase, useTestDatabase } from './support/apiHarness';
 
 const MINUTE = 60_000;

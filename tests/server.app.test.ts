@@ -11,10 +11,10 @@ import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { precompress } from '../build/precompress';
 import { TRANSITION_FREEZE_CSS } from '../machines/colorModeFreeze';
 import { buildServer, pathSegments } from '../server/app';
 import { hashesOfHtml } from '../server/inlineHashes';
-import { precompress } from '../server/precompress';
 import {
   contentSecurityPolicy,
   headersFile,

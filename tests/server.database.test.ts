@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigError, readApiConfig } from '../server/api/config';
-import { DatabaseOpenError, type OpenDatabase, openDatabase, redact } from '../server/database/open';
+import { ConfigError, readApiConfig } from '../api/config';
+import { DatabaseOpenError, type OpenDatabase, openDatabase, redact } from '../api/database/open';
 import { backends, freshPostgresDatabase, POSTGRES_URL } from './support/apiHarness';
 
 const cleanups: (() => Promise<unknown>)[] = [];

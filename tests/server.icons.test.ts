@@ -7,10 +7,10 @@ import path from 'node:path';
 import type { IconifyJSON } from '@iconify/types';
 import type { PreviewServer, ResolvedConfig, ViteDevServer } from 'vite';
 import { afterEach, describe, expect, it } from 'vitest';
+import { assetEndpoints } from '../build/devEndpoints';
+import { bundledIcons, collectBundledIcons, renderBundledIcons, scanIconNames } from '../build/iconBundle';
 import type { Middleware } from '../server/http';
-import { bundledIcons, collectBundledIcons, renderBundledIcons, scanIconNames } from '../server/iconBundle';
 import { createIconMiddleware, handleIconRequest, MAX_ICONS_PER_REQUEST } from '../server/icons';
-import { assetEndpoints } from '../server/plugin';
 import { parseIconBody } from '../src/platform/iconSvg';
 
 const tempDirs: string[] = [];

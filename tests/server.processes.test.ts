@@ -1,5 +1,5 @@
 // @vitest-environment node
-// The API as real server processes (server/api/main.ts): an acknowledged write survives kill -9 in
+// The API as real server processes (api/main.ts): an acknowledged write survives kill -9 in
 // both database modes, two processes share one PostgreSQL (a session made on one is valid on the
 // other), and a start-up failure is a clear message and a non-zero exit.
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -26,7 +26,7 @@ function run(env: Record<string, string>): {
   output: () => string;
   exited: Promise<number | null>;
 } {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/api/main.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'api/main.ts'], {
     env: { ...process.env, HOST: '127.0.0.1', DATABASE_URL: '', DATA_DIR: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

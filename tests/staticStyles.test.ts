@@ -1,10 +1,10 @@
 // @vitest-environment node
-// server/staticStyles.ts: style calls with literal arguments become the class names Panda's own runtime
+// build/staticStyles.ts: style calls with literal arguments become the class names Panda's own runtime
 // returns for them, at build time; anything else is left to the runtime.
 import path from 'node:path';
 import { parseAst } from 'vite';
 import { describe, expect, it, vi } from 'vitest';
-import { foldStaticStyles, loadRuntimeFromDisk, staticStyles, staticValue } from '../server/staticStyles';
+import { foldStaticStyles, loadRuntimeFromDisk, staticStyles, staticValue } from '../build/staticStyles';
 import { css } from '../styled-system/css';
 import { grid } from '../styled-system/patterns';
 import { button, toast } from '../styled-system/recipes';

@@ -1,4 +1,4 @@
-import type { CampaignListResponse, CampaignSummary } from '../../server/types';
+import type { CampaignListResponse, CampaignSummary } from '../../api/types';
 import { css } from '../../styled-system/css';
 import { grid } from '../../styled-system/patterns';
 import { apiRequest } from '../platform/api';

@@ -11,7 +11,7 @@ export interface RenderedIcon {
  * (`lucide:house`), so that `<Icon>` draws them on first paint without Iconify's utilities, the body parser or
  * the loader (those load only for an icon that is not here).
  *
- * A stand-in like ./icons.bundle.ts: server/iconBundle.ts fills it in `vite dev` and `vite build`; under
+ * A stand-in like ./icons.bundle.ts: build/iconBundle.ts fills it in `vite dev` and `vite build`; under
  * Vitest it stays empty, so unit tests see every icon go through the loader.
  */
 export const renderedIcons: Readonly<Record<string, RenderedIcon>> = {};

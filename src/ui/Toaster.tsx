@@ -31,7 +31,7 @@ const parts = toastAnatomy.build();
 
 type ToastClasses = ReturnType<typeof toastRecipe>;
 
-/** One literal call per placement, so that the build writes the class names in (server/staticStyles.ts). */
+/** One literal call per placement, so that the build writes the class names in (build/staticStyles.ts). */
 const classesByPlacement: Record<ToastPosition, ToastClasses> = {
   'top-left': toastRecipe({ placement: 'top-left' }),
   'top-center': toastRecipe({ placement: 'top-center' }),

@@ -6,10 +6,10 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
-import { createApiApp } from '../../server/api/app';
-import { type ApiConfig, testApiConfig } from '../../server/api/config';
-import * as seed from '../../server/database/migrations/0002_seed';
-import { type DatabaseConfig, type OpenDatabase, openDatabase } from '../../server/database/open';
+import { createApiApp } from '../../api/app';
+import { type ApiConfig, testApiConfig } from '../../api/config';
+import * as seed from '../../api/database/migrations/0002_seed';
+import { type DatabaseConfig, type OpenDatabase, openDatabase } from '../../api/database/open';
 
 export const POSTGRES_URL = process.env.TEST_DATABASE_URL || undefined;
 

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { CompiledQuery, type Kysely } from 'kysely';
 import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
-import type { Database } from '../database/schema.ts';
 import type { ApiConfig } from './config.ts';
+import type { Database } from './database/schema.ts';
 
 /** A refused sign-in attempt: wait this long before the next. */
 export class TooManyAttempts extends Error {

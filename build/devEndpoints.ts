@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { Plugin } from 'vite';
-import { createApiApp } from './api/app.ts';
-import type { Middleware } from './http.ts';
-import { createIconMiddleware } from './icons.ts';
-import { createImageMiddleware } from './images.ts';
+import { createApiApp } from '../api/app.ts';
+import type { Middleware } from '../server/http.ts';
+import { createIconMiddleware } from '../server/icons.ts';
+import { createImageMiddleware } from '../server/images.ts';
 
 function apiPathname(url: string | undefined): string | undefined {
   try {

@@ -1,10 +1,10 @@
-// The demo API on its own: `node --import tsx server/api/main.ts` (PORT, HOST, DATA_DIR or DATABASE_URL,
+// The demo API on its own: `node --import tsx api/main.ts` (PORT, HOST, DATA_DIR or DATABASE_URL,
 // and the settings in ./config.ts). Used to run several API processes on one PostgreSQL, by the
 // crash and two-process tests, and by the API benchmark.
 
-import { DatabaseOpenError } from '../database/open.ts';
 import { createApiApp } from './app.ts';
 import { ConfigError, readApiConfig } from './config.ts';
+import { DatabaseOpenError } from './database/open.ts';
 
 try {
   const config = readApiConfig();

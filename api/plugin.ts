@@ -2,7 +2,13 @@ import fastifyCookie from '@fastify/cookie';
 import { Ajv } from 'ajv';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import { type Kysely, sql } from 'kysely';
-import type { Database, User } from '../database/schema.ts';
+import type { ApiConfig } from './config.ts';
+import type { Database, User } from './database/schema.ts';
+import { describeError, type FieldMessages, HttpError } from './errors.ts';
+import { Passwords } from './passwords.ts';
+import * as schemas from './schemas.ts';
+import { Sessions } from './sessions.ts';
+import { SignInLimits, TooManyAttempts } from './signInLimits.ts';
 import type {
   Campaign,
   CampaignListResponse,
@@ -14,13 +20,7 @@ import type {
   SessionResponse,
   SignInRequest,
   SignInResponse,
-} from '../types.ts';
-import type { ApiConfig } from './config.ts';
-import { describeError, type FieldMessages, HttpError } from './errors.ts';
-import { Passwords } from './passwords.ts';
-import * as schemas from './schemas.ts';
-import { Sessions } from './sessions.ts';
-import { SignInLimits, TooManyAttempts } from './signInLimits.ts';
+} from './types.ts';
 
 export interface ApiPluginOptions {
   db: Kysely<Database>;

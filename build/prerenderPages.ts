@@ -18,12 +18,18 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createServer as createViteServer, type Plugin } from 'vite';
-import { INLINE_PAYLOAD_ID, type PagePayload, serializeInlinePayload } from '../machines/payload.ts';
+import { createApiApp } from '../api/app.ts';
+import { readApiConfig } from '../api/config.ts';
+import type { CampaignListResponse } from '../api/types.ts';
+import {
+  INLINE_PAYLOAD_ID,
+  type PagePayload,
+  type PageRenderer,
+  type RenderedPage,
+  serializeInlinePayload,
+} from '../machines/payload.ts';
 import { prerenderPaths, routeRules, withoutTrailingSlash } from '../machines/routeRules.ts';
-import { createApiApp } from './api/app.ts';
-import { readApiConfig } from './api/config.ts';
 import { LOW_PRIORITY } from './scriptPriority.ts';
-import type { CampaignListResponse, PageRenderer, RenderedPage } from './types.ts';
 
 type Next = (error?: unknown) => void;
 

@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
-import { type OpenDatabase, openDatabase } from '../database/open.ts';
 import { type ApiConfig, readApiConfig } from './config.ts';
+import { type OpenDatabase, openDatabase } from './database/open.ts';
 import { apiPlugin } from './plugin.ts';
 
 export interface ApiAppOptions {
@@ -15,7 +15,7 @@ export interface ApiAppOptions {
 
 /**
  * A Fastify instance serving only the demo API under /api: what `vite` and `vite preview` route
- * /api/* into, what tests inject requests into, and what server/api/main.ts listens with.
+ * /api/* into, what tests inject requests into, and what api/main.ts listens with.
  * Resolves once the database is open and migrated, or rejects with a DatabaseOpenError.
  */
 export async function createApiApp(

@@ -22,7 +22,7 @@ export interface CampaignSummary {
   featured: boolean;
   /**
    * The campaign's picture as a source path for the image optimiser (`/_ipx/{modifiers}{image}`), e.g.
-   * `/campaigns/campaign-1.jpg` under server/fixtures/images; null when it has none.
+   * `/campaigns/campaign-1.jpg` under api/fixtures/images; null when it has none.
    */
   image: string | null;
 }
@@ -63,23 +63,4 @@ export interface ProfileResponse {
 }
 export interface ProfileUpdateRequest {
   displayName: string;
-}
-
-/**
- * The build-time renderer's contract (server/prerender.ts loads the module vite.config.ts names, which
- * exports `renderPage`; src/prerender.tsx implements it).
- */
-export interface RenderedPage {
-  /** The markup of `#root`. */
-  readonly html: string;
-  readonly title: string;
-  /** `null`: the app's own description. */
-  readonly description: string | null;
-  /** What `_payload.json` holds and the HTML inlines: `{ buildId, path, data? }`. */
-  readonly payload: { readonly buildId: string; readonly path: string; readonly data?: unknown };
-  /** The route, whose page chunk the HTML preloads (the browser needs it before it can hydrate). */
-  readonly route: string;
-}
-export interface PageRenderer {
-  renderPage(path: string, buildId: string): Promise<RenderedPage>;
 }

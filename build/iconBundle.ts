@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { IconifyJSON } from '@iconify/types';
 import { getIconData, getIcons, iconToSVG } from '@iconify/utils';
 import type { Plugin } from 'vite';
-import { loadCollection } from './icons.ts';
+import { loadCollection } from '../server/icons.ts';
 
 /**
  * Icon names written as whole string literals, `'lucide:house'` or `"lucide:house"`. A name put together at

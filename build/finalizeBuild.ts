@@ -8,9 +8,14 @@
 import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { loadEnv } from 'vite';
-import { hashesOfBuild } from './inlineHashes.ts';
+import { hashesOfBuild } from '../server/inlineHashes.ts';
+import {
+  BUILD_ENV_FILE,
+  headersFile,
+  ICON_FALLBACK_URL,
+  securityHeaders,
+} from '../server/securityHeaders.ts';
 import { precompress } from './precompress.ts';
-import { BUILD_ENV_FILE, headersFile, ICON_FALLBACK_URL, securityHeaders } from './securityHeaders.ts';
 
 const distDir = path.resolve(process.argv[2] ?? process.env.DIST_DIR ?? 'dist');
 /** Beside the build, never inside it: kept for debugging, never deployed or served. */

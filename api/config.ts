@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { DatabaseConfig } from '../database/open.ts';
+import type { DatabaseConfig } from './database/open.ts';
 import { type Argon2Params, OWASP_ARGON2ID } from './passwords.ts';
 
 /** Everything the demo API can be tuned with; `readApiConfig` builds it from the environment. */

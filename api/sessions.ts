@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
-import type { Database, User } from '../database/schema.ts';
 import type { ApiConfig } from './config.ts';
+import type { Database, User } from './database/schema.ts';
 
 /** 32 random bytes, base64url: what a session cookie carries. */
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;

@@ -1,5 +1,5 @@
 import type { FastifyError } from 'fastify';
-import type { ApiErrorBody } from '../types.ts';
+import type { ApiErrorBody } from './types.ts';
 
 /** An answer other than success, with the message the person using the app will read. */
 export class HttpError extends Error {
