@@ -12,6 +12,7 @@ import {
   expect,
   expectHydrated,
   expectPage,
+  header,
   LANDING_TITLE,
   mainHeading,
   openPage,
@@ -166,7 +167,7 @@ test.describe('prefetch', () => {
       await prefetched;
       release();
       // The payloads of the prerendered pages the links on screen open are what is fetched instead.
-      await expect.poll(() => payloads).toEqual(expect.arrayContaining(visit.payloads));
+      await expect.poll(() => payloads).toEqual(expect.arrayContaining([...visit.payloads]));
       await page.waitForLoadState('networkidle');
       expect(api).toEqual(visit.api);
     });
@@ -200,6 +201,21 @@ test.describe('prefetch', () => {
     await link.click();
     await expectPage(page, { url: /\/campaign\/2$/, heading: CAMPAIGNS.library.title });
     expect(api).toEqual([`/api/campaigns/${CAMPAIGNS.library.id}`]);
+  });
+
+  test('after a client navigation, the new page’s links on screen have their payloads fetched, not their data', async ({
+    page,
+  }) => {
+    const api = dataRequests(page);
+    const payloads = payloadRequests(page);
+    // On /login no link opens a campaign, so the manifest's own preload warms no campaign payload.
+    await openPage(page, '/login', 'Sign in');
+    await expect.poll(() => payloads).toContain('/_payload.json');
+    await header(page).getByRole('link', { name: 'campaign-web' }).click();
+    await expectPage(page, { url: '/', heading: LANDING_TITLE });
+    await expect.poll(() => payloads).toContain(`/campaign/${CAMPAIGNS.maple.id}/_payload.json`);
+    await page.waitForLoadState('networkidle');
+    expect(api).toEqual([]);
   });
 
   test('no speculative requests with Save-Data', async ({ page }) => {
