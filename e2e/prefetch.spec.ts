@@ -1,11 +1,23 @@
 /**
- * Prefetch (issue 13): the data of public pages linked on screen is fetched when the browser is idle, and
- * pointing at or focusing a link fetches its page's data at once, so the click commits the page without
- * another request. A visitor on Save-Data or 2G gets no speculative requests. (With Playwright's clock
- * paused, idle callbacks never run, which isolates the intent path.)
+ * Prefetch (issues 13 and 19). Links on screen have their page's code fetched when the browser is idle and,
+ * for a prerendered page, its `_payload.json` once the build manifest says it has one: never the API, so a
+ * visit that does nothing costs the database nothing but the session check (and a campaign page's own check
+ * of its figures). Pointing at, focusing or touching a link fetches its page's data at once: the payload of a
+ * prerendered page, the API for any other. A visitor on Save-Data or 2G gets no speculative requests. (With
+ * Playwright's clock paused, idle callbacks never run, which isolates the intent path.)
  */
-import type { Page } from '@playwright/test';
-import { CAMPAIGNS, expect, expectPage, LANDING_TITLE, openPage, test } from './fixtures';
+import type { Page, Request } from '@playwright/test';
+import {
+  CAMPAIGNS,
+  expect,
+  expectHydrated,
+  expectPage,
+  header,
+  LANDING_TITLE,
+  mainHeading,
+  openPage,
+  test,
+} from './fixtures';
 
 const START = new Date('2030-01-01T09:00:00Z').getTime();
 
@@ -20,8 +32,8 @@ function campaignRequests(page: Page): string[] {
 
 /**
  * Without the build manifest the app does not know which pages were prerendered, so a page's data comes from
- * its loader (the API): that is the prefetch these tests watch. With the manifest, a prerendered page's data
- * is its `_payload.json` (the last test).
+ * its loader (the API), for the navigation and for the intent prefetch alike: that is what these tests watch.
+ * With the manifest, a prerendered page's data is its `_payload.json` (the tests further down).
  */
 async function withoutManifest(page: Page): Promise<void> {
   await page.route('**/_app/builds/meta/*.json', (route) => route.abort());
@@ -32,6 +44,69 @@ function featuredLink(page: Page, title: string) {
     .getByRole('region', { name: 'Featured campaigns' })
     .getByRole('link', { name: title, exact: true });
 }
+
+const MANIFEST = '**/_app/builds/meta/*.json';
+/** The campaign page's chunk, which only a prefetch or a navigation asks for on `/`. */
+const CAMPAIGN_CHUNK = /\/assets\/campaign-[\w-]+\.js$/;
+/** The landing page's chunk (src/pages/index.tsx; `index-*.js` is the entry's name, so Rolldown calls it `pages`). */
+const LANDING_CHUNK = /\/assets\/pages-[\w-]+\.js$/;
+
+/** Requests for page data: the API, minus the session check every page makes, and icons. */
+function isDataRequest(request: Request): boolean {
+  const { pathname } = new URL(request.url());
+  return (
+    pathname.startsWith('/api/') && pathname !== '/api/session' && !pathname.startsWith('/api/_nuxt_icon')
+  );
+}
+
+function dataRequests(page: Page): string[] {
+  const seen: string[] = [];
+  page.on('request', (request) => {
+    if (!isDataRequest(request)) return;
+    const url = new URL(request.url());
+    seen.push(`${url.pathname}${url.search}`);
+  });
+  return seen;
+}
+
+function payloadRequests(page: Page): string[] {
+  const seen: string[] = [];
+  page.on('request', (request) => {
+    const { pathname } = new URL(request.url());
+    if (pathname.endsWith('/_payload.json')) seen.push(pathname);
+  });
+  return seen;
+}
+
+/**
+ * Prerendered pages, each visited and left alone: `linkedChunk` is the code of a page a link on screen opens
+ * (its request says the idle prefetch has run), `payloads` some of the payloads those links have.
+ */
+const QUIET_VISITS = [
+  {
+    path: '/',
+    heading: LANDING_TITLE,
+    linkedChunk: CAMPAIGN_CHUNK,
+    payloads: [`/campaign/${CAMPAIGNS.maple.id}/_payload.json`, '/login/_payload.json'],
+    api: [],
+  },
+  { path: '/login', heading: 'Sign in', linkedChunk: LANDING_CHUNK, payloads: ['/_payload.json'], api: [] },
+  {
+    path: `/campaign/${CAMPAIGNS.maple.id}`,
+    heading: CAMPAIGNS.maple.title,
+    linkedChunk: LANDING_CHUNK,
+    payloads: ['/_payload.json', '/login/_payload.json'],
+    // The page checks its own figures once, in the background (revalidation).
+    api: [`/api/campaigns/${CAMPAIGNS.maple.id}`],
+  },
+  {
+    path: '/campaign/components/info',
+    heading: 'Component gallery',
+    linkedChunk: LANDING_CHUNK,
+    payloads: ['/_payload.json', `/campaign/${CAMPAIGNS.maple.id}/_payload.json`],
+    api: [],
+  },
+] as const;
 
 /**
  * A short window keeps the featured cards more than 200 px below the fold (no viewport prefetch), and a paused
@@ -69,17 +144,78 @@ test.describe('prefetch', () => {
     await expect.poll(() => requests).toEqual([`/api/campaigns/${CAMPAIGNS.library.id}`]);
   });
 
-  test('links on screen have their data fetched when idle; a later click asks nothing more', async ({
+  for (const visit of QUIET_VISITS) {
+    test(`a visit to ${visit.path} that does nothing asks the API for nothing but the session${visit.api.length ? ' and its own figures' : ''}`, async ({
+      page,
+    }) => {
+      const api = dataRequests(page);
+      const payloads = payloadRequests(page);
+      // The manifest is held until the links on screen have been prefetched (their page's code is asked
+      // for): a prefetch decided before the app knows what was prerendered must wait for it, not ask the API.
+      let release: () => void = () => {};
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      await page.route(MANIFEST, async (route) => {
+        await held;
+        await route.continue();
+      });
+      const prefetched = page.waitForRequest(visit.linkedChunk);
+      await page.goto(visit.path);
+      await expect(mainHeading(page)).toHaveText(visit.heading);
+      await expectHydrated(page);
+      await prefetched;
+      release();
+      // The payloads of the prerendered pages the links on screen open are what is fetched instead.
+      await expect.poll(() => payloads).toEqual(expect.arrayContaining([...visit.payloads]));
+      await page.waitForLoadState('networkidle');
+      expect(api).toEqual(visit.api);
+    });
+  }
+
+  test('a link to a page without a payload: its code when on screen, its data from the API only on intent', async ({
     page,
   }) => {
-    const requests = campaignRequests(page);
-    await withoutManifest(page);
+    // A window tall enough to show the second featured card.
+    await page.setViewportSize({ width: 1280, height: 1000 });
+    // As for a campaign published after the build: the manifest does not list it as prerendered.
+    await page.route(MANIFEST, async (route) => {
+      const response = await route.fetch();
+      const manifest = (await response.json()) as { prerendered: string[] };
+      const prerendered = manifest.prerendered.filter((path) => path !== `/campaign/${CAMPAIGNS.library.id}`);
+      await route.fulfill({ response, json: { ...manifest, prerendered } });
+    });
+    const api = dataRequests(page);
+    const payloads = payloadRequests(page);
+    const prefetched = page.waitForRequest(CAMPAIGN_CHUNK);
     await openPage(page, '/', LANDING_TITLE);
-    const maple = `/api/campaigns/${CAMPAIGNS.maple.id}`;
-    await expect.poll(() => requests).toContain(maple);
-    await featuredLink(page, CAMPAIGNS.maple.title).click();
-    await expectPage(page, { url: /\/campaign\/1$/, heading: CAMPAIGNS.maple.title });
-    expect(requests.filter((path) => path === maple)).toHaveLength(1);
+    await prefetched;
+    await expect.poll(() => payloads).toContain(`/campaign/${CAMPAIGNS.maple.id}/_payload.json`);
+    await page.waitForLoadState('networkidle');
+    const link = featuredLink(page, CAMPAIGNS.library.title);
+    await expect(link).toBeInViewport();
+    expect(api).toEqual([]);
+    expect(payloads).not.toContain(`/campaign/${CAMPAIGNS.library.id}/_payload.json`);
+    await link.hover();
+    await expect.poll(() => api).toEqual([`/api/campaigns/${CAMPAIGNS.library.id}`]);
+    await link.click();
+    await expectPage(page, { url: /\/campaign\/2$/, heading: CAMPAIGNS.library.title });
+    expect(api).toEqual([`/api/campaigns/${CAMPAIGNS.library.id}`]);
+  });
+
+  test('after a client navigation, the new page’s links on screen have their payloads fetched, not their data', async ({
+    page,
+  }) => {
+    const api = dataRequests(page);
+    const payloads = payloadRequests(page);
+    // On /login no link opens a campaign, so the manifest's own preload warms no campaign payload.
+    await openPage(page, '/login', 'Sign in');
+    await expect.poll(() => payloads).toContain('/_payload.json');
+    await header(page).getByRole('link', { name: 'campaign-web' }).click();
+    await expectPage(page, { url: '/', heading: LANDING_TITLE });
+    await expect.poll(() => payloads).toContain(`/campaign/${CAMPAIGNS.maple.id}/_payload.json`);
+    await page.waitForLoadState('networkidle');
+    expect(api).toEqual([]);
   });
 
   test('no speculative requests with Save-Data', async ({ page }) => {
@@ -125,4 +261,37 @@ test('once the manifest is known, pointing at a prerendered page asks the API no
   expect(payloads.filter((path) => path === payload)).toHaveLength(before);
   // No speculative API request: the only one is the page's own background revalidation after it showed.
   expect(requests.length).toBeLessThanOrEqual(1);
+});
+
+/**
+ * Pointing at a link before the manifest has arrived: the app asks for the manifest at once (it is on its way
+ * anyway, and the click's navigation waits for it to apply the route rules), then takes the payload of a
+ * prerendered page. Asking the API instead would cost a database read the navigation never uses.
+ */
+test('pointing at a prerendered page before the manifest has arrived fetches the manifest, then its payload, never the API', async ({
+  page,
+}) => {
+  const api = dataRequests(page);
+  const payloads = payloadRequests(page);
+  const manifests: string[] = [];
+  page.on('request', (request) => {
+    if (/\/_app\/builds\/meta\/[\w-]+\.json$/.test(new URL(request.url()).pathname))
+      manifests.push(request.url());
+  });
+  // Page time stands still: the manifest's own preload, a second after start, never comes.
+  await page.clock.install({ time: START });
+  await page.clock.pauseAt(START + 500);
+  await openPage(page, '/', LANDING_TITLE);
+  expect(manifests).toEqual([]);
+  const link = featuredLink(page, CAMPAIGNS.maple.title);
+  await link.hover();
+  await expect.poll(() => manifests).toHaveLength(1);
+  const payload = `/campaign/${CAMPAIGNS.maple.id}/_payload.json`;
+  await expect.poll(() => payloads).toContain(payload);
+  expect(api).toEqual([]);
+  await link.click();
+  await expectPage(page, { url: /\/campaign\/1$/, heading: CAMPAIGNS.maple.title });
+  expect(payloads.filter((path) => path === payload)).toHaveLength(1);
+  // The only API request is the page's own check of its figures, after it showed.
+  await expect.poll(() => api).toEqual([`/api/campaigns/${CAMPAIGNS.maple.id}`]);
 });

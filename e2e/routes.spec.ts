@@ -159,14 +159,15 @@ test.describe('client-side navigation', () => {
   test('a slow navigation keeps the old page and URL, shows the loading bar after 250 ms, then commits', async ({
     page,
   }) => {
+    // Campaign 1 is prerendered: without its payload the navigation asks the API, as for any other page. The
+    // route is in place before the page loads, so the payloads it warms when the manifest arrives miss too.
+    await page.route('**/campaign/1/_payload.json*', (route) => route.fulfill({ status: 404 }));
     await openPage(page, '/', LANDING_TITLE);
     await watchLoadingBar(page);
 
     // Hold the campaign's data until the test has seen the in-between state, then let it through.
     let release: () => void = () => {};
     const gate = new Promise<void>((resolve) => (release = resolve));
-    // Campaign 1 is prerendered: without its payload the navigation asks the API, as for any other page.
-    await page.route('**/campaign/1/_payload.json*', (route) => route.fulfill({ status: 404 }));
     await page.route('**/api/campaigns/1', async (route) => {
       await gate;
       await route.continue();
@@ -208,11 +209,12 @@ test.describe('client-side navigation', () => {
   });
 
   test('a newer navigation supersedes a pending one, whose late data never takes over', async ({ page }) => {
+    // Campaign 1 is prerendered: without its payload the navigation asks the API, as for any other page. The
+    // route is in place before the page loads, so the payloads it warms when the manifest arrives miss too.
+    await page.route('**/campaign/1/_payload.json*', (route) => route.fulfill({ status: 404 }));
     await openPage(page, '/', LANDING_TITLE);
     let release: () => void = () => {};
     const gate = new Promise<void>((resolve) => (release = resolve));
-    // Campaign 1 is prerendered: without its payload the navigation asks the API, as for any other page.
-    await page.route('**/campaign/1/_payload.json*', (route) => route.fulfill({ status: 404 }));
     await page.route('**/api/campaigns/1', async (route) => {
       await gate;
       await route.continue().catch(() => {});

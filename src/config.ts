@@ -30,7 +30,7 @@ export interface AppConfig {
   readonly colorMode: ColorModeConfig;
   /** Tooltips (src/ui/Tooltip.tsx). */
   readonly tooltip: TooltipConfig;
-  /** Page-data prefetch on link intent (src/platform/prefetch.ts). */
+  /** Page-data prefetch: payloads of links on screen, data on link intent (src/platform/prefetch.ts). */
   readonly prefetch: PrefetchConfig;
 }
 
@@ -40,8 +40,9 @@ export interface PrefetchConfig {
   /** Prefetched data older than this is not used: pointing to clicking takes a few hundred ms. */
   readonly freshMs: number;
   /**
-   * Also fetch the data of public pages whose links are on screen, once, when the browser is idle (as Nuxt
-   * prefetches the payloads of visible links), so that even a click without a hover first commits at once.
+   * Also fetch the `_payload.json` of prerendered pages whose links are on screen, once, when the browser is
+   * idle and the manifest has said which pages have one (as Nuxt prefetches the payloads of visible links),
+   * so that even a click without a hover first commits at once. Never their API data: that is for intent.
    */
   readonly viewportData: boolean;
 }

@@ -3,9 +3,11 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { apiBaseFrom, sessionPreloadTag } from '../build/apiPreload';
 import { importPage, loadPage } from '../src/pages/registry';
 import {
+  type BuildPayloads,
   canPrefetch,
   connectPrefetch,
   createPageDataCache,
+  type ManifestSource,
   pageDataCache,
   pageDataKey,
   prefetchPath,
@@ -17,6 +19,41 @@ function clock(start = 0) {
 }
 
 const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+/** A build manifest that has arrived (or failed: `prerendered` null), or, without `settled`, is on its way. */
+function manifest(settled?: BuildPayloads) {
+  let known = settled;
+  let arrive: (payloads: BuildPayloads) => void = () => {};
+  const arrival = new Promise<BuildPayloads>((resolve) => {
+    arrive = resolve;
+  });
+  const asked: boolean[] = [];
+  const source: ManifestSource = {
+    settled: () => known,
+    whenSettled: (now) => {
+      asked.push(now);
+      return arrival;
+    },
+  };
+  return {
+    source,
+    /** Each wait, and whether it asked for the manifest at once. */
+    asked,
+    settle(payloads: BuildPayloads) {
+      known = payloads;
+      arrive(payloads);
+    },
+  };
+}
+
+/** The manifest failed: nothing is known to be prerendered, so every page's data is its loader's. */
+const noManifest = manifest({ prerendered: null, buildId: 'b0' }).source;
+
+function respond(body: unknown): Response {
+  return Response.json(body, { headers: { 'content-type': 'application/json' } });
+}
+
+const urlsOf = (spy: { mock: { calls: unknown[][] } }) => spy.mock.calls.map((call) => String(call[0]));
 
 describe('page-data cache', () => {
   it('serves a prefetch once, then the navigation after it loads on its own', async () => {
@@ -116,8 +153,8 @@ describe('prefetchPath and loadPage', () => {
 
   it("never fetches a guarded page's data for a signed-out visitor", async () => {
     const fetchSpy = vi.spyOn(globalThis, 'fetch');
-    prefetchPath('/home', { signedIn: false, data: true });
-    prefetchPath('/profile', { signedIn: false, data: true });
+    prefetchPath('/home', { signedIn: false, data: 'any', manifest: noManifest });
+    prefetchPath('/profile', { signedIn: false, data: 'any', manifest: noManifest });
     await flush();
     expect(pageDataCache.has('/home')).toBe(false);
     expect(pageDataCache.has('/profile')).toBe(false);
@@ -125,9 +162,9 @@ describe('prefetchPath and loadPage', () => {
   });
 
   it('fetches nothing for a path that matches no route or fails its validate rule', () => {
-    prefetchPath('/campaign/01', { signedIn: true, data: true });
-    prefetchPath('/nowhere', { signedIn: true, data: true });
-    prefetchPath('https://elsewhere.example/', { signedIn: true, data: true });
+    prefetchPath('/campaign/01', { signedIn: true, data: 'any', manifest: noManifest });
+    prefetchPath('/nowhere', { signedIn: true, data: 'any', manifest: noManifest });
+    prefetchPath('https://elsewhere.example/', { signedIn: true, data: 'any', manifest: noManifest });
     expect(pageDataCache.size).toBe(0);
   });
 
@@ -140,7 +177,7 @@ describe('prefetchPath and loadPage', () => {
           { headers: { 'content-type': 'application/json' } },
         ),
       );
-    prefetchPath('/campaign/3#top', { signedIn: false, data: true });
+    prefetchPath('/campaign/3#top', { signedIn: false, data: 'any', manifest: noManifest });
     expect(pageDataCache.has('/campaign/3')).toBe(true);
     const actorInput = { route: 'campaign' as const, params: { id: '3' }, fullPath: '/campaign/3#top' };
     const loaded = await (
@@ -160,7 +197,7 @@ describe('prefetchPath and loadPage', () => {
       if (calls === 1) throw new TypeError('Failed to fetch');
       return Response.json({ campaign: { id: 4, title: 'Second try' } });
     });
-    prefetchPath('/campaign/4', { signedIn: false, data: true });
+    prefetchPath('/campaign/4', { signedIn: false, data: 'any', manifest: noManifest });
     await flush();
     const loaded = await (
       loadPage as unknown as { config: (args: unknown) => Promise<{ data: unknown }> }
@@ -170,6 +207,89 @@ describe('prefetchPath and loadPage', () => {
     });
     expect(loaded.data).toEqual({ id: 4, title: 'Second try' });
     expect(calls).toBe(2);
+  });
+});
+
+describe('which data a prefetch warms: the payload of a prerendered page, the API only on intent', () => {
+  connectPrefetch(importPage);
+  afterEach(() => {
+    pageDataCache.clear();
+    vi.restoreAllMocks();
+  });
+
+  it('a link on screen to a prerendered page warms its payload, never the API', async () => {
+    const fetchSpy = vi
+      .spyOn(globalThis, 'fetch')
+      .mockImplementation(async () => respond({ buildId: 'v1', path: '/campaign/1', data: { id: 1 } }));
+    const build = manifest({ prerendered: ['/', '/campaign/1'], buildId: 'v1' });
+    prefetchPath('/campaign/1', { signedIn: false, data: 'payload', manifest: build.source });
+    await flush();
+    expect(urlsOf(fetchSpy)).toEqual(['/campaign/1/_payload.json?v1']);
+    expect(pageDataCache.size).toBe(0);
+    expect(build.asked).toEqual([]);
+  });
+
+  it('a link on screen to a page without a payload gets its code only, even when the manifest failed', async () => {
+    const fetchSpy = vi.spyOn(globalThis, 'fetch');
+    const build = manifest({ prerendered: ['/'], buildId: 'v2' });
+    prefetchPath('/campaign/7', { signedIn: false, data: 'payload', manifest: build.source });
+    prefetchPath('/campaign/8', { signedIn: false, data: 'payload', manifest: noManifest });
+    prefetchPath('/', { signedIn: false, data: 'none', manifest: build.source });
+    await flush();
+    expect(fetchSpy).not.toHaveBeenCalled();
+    expect(pageDataCache.size).toBe(0);
+  });
+
+  it('a link on screen seen before the manifest waits for its preload, asking for nothing meanwhile', async () => {
+    const fetchSpy = vi
+      .spyOn(globalThis, 'fetch')
+      .mockImplementation(async () => respond({ buildId: 'v3', path: '/campaign/2', data: { id: 2 } }));
+    const build = manifest();
+    prefetchPath('/campaign/2', { signedIn: false, data: 'payload', manifest: build.source });
+    prefetchPath('/campaign/9', { signedIn: false, data: 'payload', manifest: build.source });
+    await flush();
+    expect(fetchSpy).not.toHaveBeenCalled();
+    expect(build.asked).toEqual([false, false]);
+    build.settle({ prerendered: ['/campaign/2'], buildId: 'v3' });
+    await flush();
+    expect(urlsOf(fetchSpy)).toEqual(['/campaign/2/_payload.json?v3']);
+    expect(pageDataCache.size).toBe(0);
+  });
+
+  it('intent before the manifest asks for it at once, then takes the payload of a prerendered page', async () => {
+    const fetchSpy = vi
+      .spyOn(globalThis, 'fetch')
+      .mockImplementation(async () => respond({ buildId: 'v4', path: '/login' }));
+    const build = manifest();
+    prefetchPath('/login', { signedIn: false, data: 'any', manifest: build.source });
+    await flush();
+    expect(build.asked).toEqual([true]);
+    expect(fetchSpy).not.toHaveBeenCalled();
+    build.settle({ prerendered: ['/login'], buildId: 'v4' });
+    await flush();
+    expect(urlsOf(fetchSpy)).toEqual(['/login/_payload.json?v4']);
+    expect(pageDataCache.size).toBe(0);
+  });
+
+  it('intent on a page the manifest gives no payload loads its data from the API, which the navigation takes', async () => {
+    const fetchSpy = vi
+      .spyOn(globalThis, 'fetch')
+      .mockImplementation(async () => respond({ campaign: { id: 9, title: 'After the build' } }));
+    const build = manifest();
+    prefetchPath('/campaign/9', { signedIn: false, data: 'any', manifest: build.source });
+    await flush();
+    expect(pageDataCache.has('/campaign/9')).toBe(false);
+    build.settle({ prerendered: ['/campaign/1'], buildId: 'v5' });
+    await flush();
+    expect(pageDataCache.has('/campaign/9')).toBe(true);
+    const loaded = await (
+      loadPage as unknown as { config: (args: unknown) => Promise<{ data: unknown }> }
+    ).config({
+      input: { route: 'campaign', params: { id: '9' }, fullPath: '/campaign/9' },
+      signal: new AbortController().signal,
+    });
+    expect(loaded.data).toEqual({ id: 9, title: 'After the build' });
+    expect(urlsOf(fetchSpy)).toEqual(['/api/campaigns/9']);
   });
 });
 

@@ -131,16 +131,13 @@ export const loadPage = fromPromise<LoadedPage, LoadPageInput>(async ({ input, s
 });
 
 /**
- * The app machine's `revalidatePage` actor: the page's data again, from its loader (the API). A request the
- * link's prefetch already made to the API (pointing at it before the manifest said the page was prerendered)
- * is that fresh data: it is taken over rather than asked again.
+ * The app machine's `revalidatePage` actor: the page's data again, from its loader (the API). Nothing
+ * prefetched can stand in for it: a page is only shown from its payload when the manifest lists it, and
+ * prefetching asks the API only for pages the manifest does not list (src/platform/prefetch.ts).
  */
 export const revalidatePage = fromPromise<LoadedPage, RevalidateInput>(async ({ input, signal }) => {
   const page = await importPage(input.route);
   if (!page.loader) return { data: undefined, title: page.title?.(undefined) };
-  const prefetched = pageDataCache.take(pageDataKey(input.fullPath), signal);
-  const data = prefetched
-    ? await prefetched
-    : await page.loader({ params: input.params, fullPath: input.fullPath, signal });
+  const data = await page.loader({ params: input.params, fullPath: input.fullPath, signal });
   return { data, title: page.title?.(data) };
 });

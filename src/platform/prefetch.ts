@@ -4,12 +4,13 @@ import { config } from '../config';
 import { loadPayload } from './payload';
 
 /**
- * Prefetching, as the fastest routers do it: a page's data starts loading when a visitor points at, focuses
- * or touches a link to it, and its code when the link scrolls into view while the browser is idle. The data
- * goes into `pageDataCache`, which the page loader (src/pages/registry.ts `loadPage`) reads first; anything
- * else that can hand a page its data early (a prerendered payload) can put it there too.
+ * Prefetching, as Nuxt does it for a prerendered site: a link on screen has its page's code fetched while the
+ * browser is idle and, when the build prerendered that page, its `_payload.json` (a static file a CDN can
+ * serve); pointing at, focusing or touching a link fetches its page's data at once, which for a page without
+ * a payload means its loader (the API). A visit that does nothing thus costs the API nothing. API data goes
+ * into `pageDataCache`, which the page loader (src/pages/registry.ts `loadPage`) reads first; payloads are
+ * shared through src/platform/payload.ts, whose requests the navigation reuses.
  */
-
 /** The part of `navigator.connection` (Network Information API, Chromium only) that is read. */
 export interface ConnectionHints {
   readonly saveData?: boolean;
@@ -177,22 +178,43 @@ export function connectPrefetch(importer: PageImporter): void {
   importPage = importer;
 }
 
+/** What the build manifest says of payloads: the prerendered paths, `null` when the manifest failed. */
+export interface BuildPayloads {
+  readonly prerendered: readonly string[] | null;
+  readonly buildId: string;
+}
+
+/** Where prefetching learns which pages have a payload: the app's build manifest (src/ui/usePrefetch.ts). */
+export interface ManifestSource {
+  /** What the manifest said once it has loaded or failed; `undefined` while it is on its way. */
+  readonly settled: () => BuildPayloads | undefined;
+  /** Resolves once it has loaded or failed; `now` asks for it at once rather than at its preload time. */
+  readonly whenSettled: (now: boolean) => Promise<BuildPayloads>;
+}
+
 export interface PrefetchOptions {
   /** Whether a session exists: a page that needs one never has its data fetched for a signed-out visitor. */
   readonly signedIn: boolean;
-  /** Also start loading the page's data (pointer, focus or touch on the link), not only its code. */
-  readonly data: boolean;
   /**
-   * What this build prerendered (from the manifest, once it has arrived): the data of such a page is its
-   * `_payload.json`, which the navigation reads first, so that is what is warmed, never the API.
+   * What to warm besides the page's code. `payload` (a link on screen): a prerendered page's `_payload.json`,
+   * never the API. `any` (pointer, focus, touch): the payload, or the API for a page without one.
    */
-  readonly payloads?: { readonly prerendered: readonly string[] | null; readonly buildId: string };
+  readonly data: 'none' | 'payload' | 'any';
+  readonly manifest: ManifestSource;
 }
 
 /**
- * Warms a link's target: its page chunk and, if asked, its data into the page-data cache. Only what the
- * navigation itself would load is fetched: a path that matches no route or fails its validate rule gets
- * nothing, and neither does anything on Save-Data or a 2G connection. Never throws.
+ * Warms a link's target: its page chunk and, if asked, its data. Only what the navigation itself would load
+ * is fetched: a path that matches no route or fails its validate rule gets nothing, and neither does anything
+ * on Save-Data or a 2G connection. Never throws.
+ *
+ * Which data that is depends on the manifest, which arrives about a second after start: a prerendered page's
+ * data is its payload, any other page's its loader. A decision that comes before the manifest waits for it,
+ * never guessing the API: that would be a database read the navigation does not use. A link on screen waits
+ * for the manifest's own preload. Intent (a hover right after load) asks for the manifest at once instead:
+ * it is a small static file already due, and the click's navigation waits for it anyway (the guards apply
+ * its route rules), so the prefetch loses nothing by waiting. Guessing a payload from the route rules alone
+ * would be wrong for a campaign published after the build (a 404, then the API after all).
  */
 export function prefetchPath(to: string, options: PrefetchOptions): void {
   const importer = importPage;
@@ -201,20 +223,20 @@ export function prefetchPath(to: string, options: PrefetchOptions): void {
   const match = location ? matchRoute(location.pathname) : null;
   if (!location || !match) return;
   if (match.route.validate && match.route.validate(match) !== true) return;
-  const wantsData = options.data && (options.signedIn || !match.route.requiresAuth);
-  const fullPath = `${location.pathname}${location.search}`;
-  if (wantsData && options.payloads && isPrerendered(location.pathname, options.payloads.prerendered)) {
-    importer(match.route.name, { prefetch: true }).catch(() => undefined);
-    void loadPayload(location.pathname, options.payloads.buildId);
-    return;
-  }
-  const key = pageDataKey(fullPath);
-  if (wantsData && pageDataCache.has(key)) return;
   const page = importer(match.route.name, { prefetch: true });
   page.catch(() => undefined);
-  if (!wantsData) return;
-  pageDataCache.prefetch(key, async (signal) => {
-    const loaded = await page;
-    return loaded.loader?.({ params: match.params, fullPath, signal });
-  });
+  const { data, manifest } = options;
+  if (data === 'none' || (!options.signedIn && match.route.requiresAuth)) return;
+  const { pathname } = location;
+  const fullPath = `${pathname}${location.search}`;
+  const warm = ({ prerendered, buildId }: BuildPayloads) => {
+    if (isPrerendered(pathname, prerendered)) void loadPayload(pathname, buildId);
+    else if (data === 'any')
+      pageDataCache.prefetch(pageDataKey(fullPath), async (signal) =>
+        (await page).loader?.({ params: match.params, fullPath, signal }),
+      );
+  };
+  const known = manifest.settled();
+  if (known) warm(known);
+  else void manifest.whenSettled(data === 'any').then(warm);
 }

@@ -1,14 +1,24 @@
-import { type RefObject, useCallback, useEffect } from 'react';
+import { type RefObject, useCallback, useEffect, useMemo } from 'react';
 import { config } from '../config';
 import { whenIdle } from '../platform/lazyLoad';
-import { browserCanPrefetch, type PrefetchOptions, pageDataCache, prefetchPath } from '../platform/prefetch';
+import {
+  type BuildPayloads,
+  browserCanPrefetch,
+  type ManifestSource,
+  type PrefetchOptions,
+  pageDataCache,
+  prefetchPath,
+} from '../platform/prefetch';
 import { AppActor, useSessionView } from './appActor';
 import { useAfterFirstPage } from './useAfterFirstPage';
 
-/** Links seen on screen, warmed once each while the browser is idle (code, and data if so configured). */
+/** Links seen on screen, warmed once each while the browser is idle (code, and a payload if so configured). */
 const warmed = new Set<string>();
 let observer: IntersectionObserver | undefined;
-const targets = new WeakMap<Element, { to: string; options: (data: boolean) => PrefetchOptions }>();
+const targets = new WeakMap<
+  Element,
+  { to: string; options: (data: PrefetchOptions['data']) => PrefetchOptions }
+>();
 
 function viewportObserver(): IntersectionObserver | undefined {
   if (observer || typeof IntersectionObserver !== 'function') return observer;
@@ -22,7 +32,8 @@ function viewportObserver(): IntersectionObserver | undefined {
         const target = targets.get(entry.target);
         if (!target || warmed.has(target.to)) continue;
         warmed.add(target.to);
-        whenIdle(() => prefetchPath(target.to, target.options(config.prefetch.viewportData)));
+        const data = config.prefetch.viewportData ? 'payload' : 'none';
+        whenIdle(() => prefetchPath(target.to, target.options(data)));
       }
     },
     { rootMargin: '200px' },
@@ -30,17 +41,50 @@ function viewportObserver(): IntersectionObserver | undefined {
   return observer;
 }
 
+type AppRef = ReturnType<typeof AppActor.useActorRef>;
+
+/** The manifest's word on payloads once it has loaded or failed (the build region's `ready` or `failed`). */
+function payloadsOf(snapshot: ReturnType<AppRef['getSnapshot']>): BuildPayloads | undefined {
+  const manifest =
+    snapshot.matches({ build: { manifest: 'ready' } }) || snapshot.matches({ build: { manifest: 'failed' } });
+  return manifest
+    ? { prerendered: snapshot.context.prerendered, buildId: snapshot.context.build.id }
+    : undefined;
+}
+
+/** The app actor's build manifest, as prefetching reads it (src/platform/prefetch.ts `ManifestSource`). */
+function manifestOf(app: AppRef): ManifestSource {
+  return {
+    settled: () => payloadsOf(app.getSnapshot()),
+    whenSettled: (now) =>
+      new Promise((resolve) => {
+        const subscription = app.subscribe((snapshot) => {
+          const payloads = payloadsOf(snapshot);
+          if (!payloads) return;
+          subscription.unsubscribe();
+          resolve(payloads);
+        });
+        const payloads = payloadsOf(app.getSnapshot());
+        if (payloads) {
+          subscription.unsubscribe();
+          resolve(payloads);
+        } else if (now) app.send({ type: 'manifest.needed' });
+      }),
+  };
+}
+
 /**
- * Prefetching for one link: its page's code (and, with `config.prefetch.viewportData`, its data) when it
- * scrolls into view, in idle time only; its page's data on pointer-enter, focus or touch-start. Returns the event handlers to spread on the anchor.
+ * Prefetching for one link: its page's code (and, with `config.prefetch.viewportData`, a prerendered page's
+ * payload) when it scrolls into view, in idle time only; its page's data (payload or API) on pointer-enter,
+ * focus or touch-start. Returns the event handlers to spread on the anchor.
  */
 export function usePrefetch(anchor: RefObject<HTMLAnchorElement | null>, to: string, isCurrent: boolean) {
   const { user, signedIn } = useSessionView();
-  const prerendered = AppActor.useSelector((snapshot) => snapshot.context.prerendered);
-  const buildId = AppActor.useSelector((snapshot) => snapshot.context.build.id);
+  const app = AppActor.useActorRef();
+  const manifest = useMemo(() => manifestOf(app), [app]);
   const options = useCallback(
-    (data: boolean): PrefetchOptions => ({ signedIn, data, payloads: { prerendered, buildId } }),
-    [signedIn, prerendered, buildId],
+    (data: PrefetchOptions['data']): PrefetchOptions => ({ signedIn, data, manifest }),
+    [signedIn, manifest],
   );
   const userId = user?.id ?? null;
   // Data fetched for one visitor is never shown to the next one on this device.
@@ -62,7 +106,7 @@ export function usePrefetch(anchor: RefObject<HTMLAnchorElement | null>, to: str
   }, [anchor, to, afterFirstPage, isCurrent, options]);
   // The page on screen has its data already; a link to it prefetches nothing.
   const onIntent = () => {
-    if (!isCurrent) prefetchPath(to, options(true));
+    if (!isCurrent) prefetchPath(to, options('any'));
   };
   return { onPointerEnter: onIntent, onFocus: onIntent, onTouchStart: onIntent };
 }
