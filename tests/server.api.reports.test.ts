@@ -9,7 +9,7 @@ import { type ApiClient, apiClient, backends, resetDatabase, useTestDatabase } f
 
 const DAY = 86_400_000;
 
-export function sampleReport(overrides: Partial<ReportBody> = {}): ReportBody {
+function sampleReport(overrides: Partial<ReportBody> = {}): ReportBody {
   return {
     kind: 'error',
     buildId: 'build-1',
