@@ -15,7 +15,8 @@ import { readInlinePayload } from './platform/payload';
 import { connectPrefetch } from './platform/prefetch';
 import { Root } from './Root';
 
-// First, so that an error anywhere below (start-up included) can be reported.
+// First, so that an error anywhere below can be reported: a start-up failure is rethrown by mountOrReport,
+// and reaches the event log as an unhandled rejection.
 const eventLog = startEventLog(config.reports);
 
 /** The event log always; the Stately inspector too when asked for. */
@@ -59,12 +60,12 @@ async function prerenderedPage(): Promise<AppInput['initial']> {
   return { ...initial, title };
 }
 
-mountOrReport(async () => {
+void mountOrReport(async () => {
   const container = document.getElementById('root');
   if (!container) throw new Error('index.html has no #root element to mount into.');
   const [devInspect, initial] = await Promise.all([loadInspector(), prerenderedPage()]);
   const inspect = inspectors(devInspect);
-  if (initial) eventLog.setBoot({ path: initial.fullPath, title: null });
+  if (initial) eventLog.log.boot = { path: initial.fullPath, title: null };
   const logic = createBrowserApp(createBrowserHistory(), { loadPage, revalidatePage });
   connectPrefetch(importPage);
   const input: AppInput = { ...appInputFrom(config), ...(initial ? { initial } : {}) };
@@ -77,8 +78,4 @@ mountOrReport(async () => {
       hydrateRoot(container, root);
     });
   } else createRoot(container).render(root);
-}).catch((error: unknown) => {
-  eventLog.reportStartupFailure(error);
-  // Rethrown as before, so the browser's own error reporting still sees it.
-  throw error;
 });

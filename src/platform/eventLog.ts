@@ -33,105 +33,70 @@ export interface ReportableSnapshot {
 
 export type ReportCause =
   | { readonly kind: 'view'; readonly error: NonNullable<ReportableSnapshot['context']['error']> }
-  | { readonly kind: 'uncaught' | 'startup'; readonly error: unknown };
+  | { readonly kind: 'uncaught'; readonly error: unknown };
 
-export interface EventLog {
-  readonly inspect: Observer<InspectionEvent>;
-  /** The prerendered page the app booted on (the replay boots the same way). */
-  setBoot(boot: EventLogView['boot']): void;
-  /** A start-up failure: there may be no actor at all. */
-  reportStartupFailure(error: unknown): void;
-  view(): EventLogView;
-}
+/** Sends one report; made by ./reporter.ts, which keeps its own count and de-duplication. */
+export type Send = (cause: ReportCause, log: EventLogView) => void;
 
-type Send = (cause: ReportCause, log: EventLogView) => void;
-
-/** Starts recording, and listens for uncaught errors and unhandled rejections from now on. */
-export function startEventLog(config: ReportsConfig, target: Window = window): EventLog {
-  const events: AnyEventObject[] = [];
-  let dropped = 0;
-  let rootId: string | undefined;
-  let snapshot: ReportableSnapshot | undefined;
-  let shownError: unknown = null;
-  let boot: EventLogView['boot'] = null;
-  let sent = 0;
-  const view = (): EventLogView => ({ events: [...events], dropped, snapshot, boot });
-
+/**
+ * Starts recording, and listens for uncaught errors and unhandled rejections from now on (a start-up
+ * failure is one: src/main.tsx rethrows it, and a report with no snapshot yet says so).
+ */
+export function startEventLog(config: ReportsConfig, target: Window = window) {
+  const log: { -readonly [K in keyof EventLogView]: EventLogView[K] } & { events: AnyEventObject[] } = {
+    events: [],
+    dropped: 0,
+    snapshot: undefined,
+    boot: null,
+  };
+  let shown: unknown;
   let reporter: Promise<Send> | undefined;
   const report = (cause: ReportCause) => {
-    if (!config.enabled || sent >= config.maxPerPage) return;
-    sent += 1;
-    const log = view();
+    if (!config.enabled) return;
+    // What was true when it happened, not when the reporter has arrived.
+    const seen = { ...log, events: log.events.slice() };
     reporter ??= import('./reporter').then((module) => module.createReporter(config));
     reporter.then(
-      (send) => send(cause, log),
+      (send) => send(cause, seen),
       () => {
-        // A reporter that cannot even load has nowhere to report to; the next error tries again.
         reporter = undefined;
       },
     );
   };
+  target.addEventListener('error', (event) =>
+    report({ kind: 'uncaught', error: event.error ?? event.message }),
+  );
+  target.addEventListener('unhandledrejection', (event) => report({ kind: 'uncaught', error: event.reason }));
 
   const inspect: Observer<InspectionEvent> = {
     next(inspection) {
       const { actorRef } = inspection;
       if (actorRef.sessionId !== inspection.rootId) return;
-      if (inspection.type === '@xstate.actor' && rootId !== actorRef.sessionId) {
+      if (inspection.type === '@xstate.actor') {
         // A new root (React's strict mode starts one twice in development): its history starts here.
-        rootId = actorRef.sessionId;
-        events.length = 0;
-        dropped = 0;
-        return;
-      }
-      if (inspection.type === '@xstate.event') {
+        log.events = [];
+        log.dropped = 0;
+      } else if (inspection.type === '@xstate.event') {
         const { event, sourceRef } = inspection;
-        // Events the machine raised itself are raised again by the replay; its timers are not (the replay's
-        // clock fires them when it sees `xstate.after.*`), nor its start.
-        const ownRaise =
-          sourceRef?.sessionId === actorRef.sessionId && !event.type.startsWith('xstate.after.');
-        if (ownRaise || event.type === 'xstate.init') return;
-        events.push(event);
-        if (events.length > config.maxEvents) {
-          events.shift();
-          dropped += 1;
+        // Events the machine raised itself are raised again by a replay; its timers are not (the replay's
+        // clock fires them when it meets `xstate.after.*`), nor its start.
+        if (
+          event.type === 'xstate.init' ||
+          (sourceRef === actorRef && !event.type.startsWith('xstate.after.'))
+        )
+          return;
+        if (log.events.push(event) > config.maxEvents) {
+          log.events.shift();
+          log.dropped += 1;
         }
-        return;
-      }
-      if (inspection.type === '@xstate.snapshot') {
-        snapshot = inspection.snapshot as unknown as ReportableSnapshot;
-        const error = snapshot.context?.error ?? null;
-        if (error && error !== shownError && snapshot.hasTag?.('error')) {
-          shownError = error;
-          report({ kind: 'view', error });
-        }
-        if (!error) shownError = null;
+      } else if (inspection.type === '@xstate.snapshot') {
+        const snapshot = inspection.snapshot as unknown as ReportableSnapshot;
+        log.snapshot = snapshot;
+        const error = snapshot.context.error;
+        if (error && error !== shown && snapshot.hasTag('error')) report({ kind: 'view', error });
+        shown = error;
       }
     },
   };
-
-  // The same error can reach both a view and a listener (a rejection rethrown after start-up failed).
-  const seen = new WeakSet<object>();
-  const once = (error: unknown) => {
-    if (typeof error !== 'object' || error === null) return true;
-    if (seen.has(error)) return false;
-    seen.add(error);
-    return true;
-  };
-  target.addEventListener('error', (event) => {
-    if (once(event.error ?? event)) report({ kind: 'uncaught', error: event.error ?? event.message });
-  });
-  target.addEventListener('unhandledrejection', (event) => {
-    if (once(event.reason)) report({ kind: 'uncaught', error: event.reason });
-  });
-
-  return {
-    inspect,
-    setBoot: (value) => {
-      boot = value;
-    },
-    reportStartupFailure: (error) => {
-      if (once(error)) report({ kind: 'startup', error });
-    },
-    view,
-  };
+  return { inspect, log };
 }

@@ -5,7 +5,7 @@
  */
 import type { ReportBody, ReportedVital } from '../../server/types';
 import type { ReportsConfig } from '../config';
-import type { EventLogView, ReportCause } from './eventLog';
+import type { EventLogView, ReportCause, Send } from './eventLog';
 import { barePath, scrubEvent, scrubText } from './reportScrub';
 
 type Fetch = typeof fetch;
@@ -32,7 +32,7 @@ export function buildReport(
   const detail =
     cause.kind === 'vitals'
       ? { kind: 'vitals' as const, vitals: [...cause.vitals] }
-      : { kind: 'error' as const, error: describe(cause) };
+      : { kind: 'error' as const, error: describe(cause, snapshot === undefined) };
   const events = log.events.map(scrubEvent);
   let dropped = log.dropped;
   let report: ReportBody = { ...base, ...detail, events, eventsDropped: dropped };
@@ -45,7 +45,8 @@ export function buildReport(
   return report;
 }
 
-function describe(cause: ReportCause): ReportBody['error'] & object {
+/** A failure before the app actor existed is a start-up failure (the static notice in index.html shows). */
+function describe(cause: ReportCause, beforeStart: boolean): ReportBody['error'] & object {
   if (cause.kind === 'view') {
     const { error } = cause;
     return {
@@ -59,7 +60,7 @@ function describe(cause: ReportCause): ReportBody['error'] & object {
   const status = typeof record.statusCode === 'number' ? record.statusCode : null;
   return {
     name: scrubText(
-      `${cause.kind === 'startup' ? 'StartupFailure: ' : ''}${typeof record.name === 'string' ? record.name : typeof thrown}`,
+      `${beforeStart ? 'StartupFailure: ' : ''}${typeof record.name === 'string' ? record.name : typeof thrown}`,
     ).slice(0, 200),
     message: scrubText(typeof thrown === 'string' ? thrown : String(record.message ?? '')),
     status: status !== null && Number.isInteger(status) && status >= 100 && status <= 999 ? status : null,
@@ -78,8 +79,18 @@ export function sendReport(report: ReportBody, endpoint: string, send: Fetch = f
   });
 }
 
-export function createReporter(config: ReportsConfig) {
-  return (cause: ReportCause, log: EventLogView) => {
+export function createReporter(config: ReportsConfig): Send {
+  let sent = 0;
+  // The same error can arrive twice (a start-up failure logged, then rethrown as a rejection).
+  const seen = new WeakSet<object>();
+  return (cause, log) => {
+    const { error } = cause;
+    if (typeof error === 'object' && error !== null) {
+      if (seen.has(error)) return;
+      seen.add(error);
+    }
+    if (sent >= config.maxPerPage) return;
+    sent += 1;
     const report = buildReport(cause, log, {
       buildId: config.buildId,
       path: window.location.pathname,
