@@ -93,8 +93,11 @@ export function startEventLog(config: ReportsConfig, target: Window = window) {
         const snapshot = inspection.snapshot as unknown as ReportableSnapshot;
         log.snapshot = snapshot;
         const error = snapshot.context.error;
-        if (error && error !== shown && snapshot.hasTag('error')) report({ kind: 'view', error });
-        shown = error;
+        // Once per error shown (an error is first screened for crawlers, untagged, then shown).
+        if (error && error !== shown && snapshot.hasTag('error')) {
+          shown = error;
+          report({ kind: 'view', error });
+        }
       }
     },
   };
