@@ -8,6 +8,9 @@ const baseURL = `http://127.0.0.1:${port}`;
 export const DESKTOP_CHROME_UA =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36';
 
+/** Opens GET /api/reports on the e2e server, so e2e/reports.spec.ts can read back what a page reported. */
+export const REPORTS_TOKEN = 'e2e-reports-read-token';
+
 export default defineConfig({
   testDir: 'e2e',
   fullyParallel: true,
@@ -45,6 +48,9 @@ export default defineConfig({
       // Every spec signs in from 127.0.0.1: the per-address limit would count the whole suite's wrong
       // passwords together. The per-account limit (e2e/signInLimits.spec.ts) keeps its default.
       SIGN_IN_FAILURES_PER_ADDRESS: '1000',
+      // Many specs show error pages from the same address; each sends a report.
+      REPORTS_PER_ADDRESS: '10000',
+      REPORTS_TOKEN,
     },
   },
 });

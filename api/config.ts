@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { DatabaseConfig } from './database/open.ts';
 import { type Argon2Params, OWASP_ARGON2ID } from './passwords.ts';
+import { type ReportsConfig, readReportsConfig } from './reports.ts';
 
 /** Everything the demo API can be tuned with; `readApiConfig` builds it from the environment. */
 export interface ApiConfig {
@@ -29,6 +30,8 @@ export interface ApiConfig {
     windowSeconds: number;
   };
   bodyLimitBytes: number;
+  /** Reports from the browser (./reports.ts): retention, rate limit, read token. */
+  reports: ReportsConfig;
   /** Added before every answer, to try slow networks by hand (DEMO_API_DELAY_MS). */
   delayMs: number;
 }
@@ -102,6 +105,7 @@ export function readApiConfig(env: Env = process.env): ApiConfig {
       windowSeconds: int('SIGN_IN_WINDOW_MINUTES', DEFAULTS.signInWindowMinutes) * 60,
     },
     bodyLimitBytes: DEFAULTS.bodyLimitBytes,
+    reports: readReportsConfig(int, env),
     delayMs: int('DEMO_API_DELAY_MS', 0, 0),
   };
 }

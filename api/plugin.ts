@@ -6,6 +6,7 @@ import type { ApiConfig } from './config.ts';
 import type { Database, User } from './database/schema.ts';
 import { describeError, type FieldMessages, HttpError } from './errors.ts';
 import { Passwords } from './passwords.ts';
+import { reportRoutes } from './reports.ts';
 import * as schemas from './schemas.ts';
 import { Sessions } from './sessions.ts';
 import { SignInLimits, TooManyAttempts } from './signInLimits.ts';
@@ -111,7 +112,11 @@ export const apiPlugin: FastifyPluginAsync<ApiPluginOptions> = async (app, optio
     if (error instanceof HttpError) {
       return reply.code(error.statusCode).headers(error.headers).send({ message: error.message });
     }
-    const described = describeError(error, request.routeOptions.config?.messages, config.bodyLimitBytes);
+    const described = describeError(
+      error,
+      request.routeOptions.config?.messages,
+      request.routeOptions.bodyLimit ?? config.bodyLimitBytes,
+    );
     if (described) return reply.code(described.status).send(described.body);
     log.error(`[demo-api] ${request.method} ${request.url} failed:`, error);
     return reply.code(500).send({ message: 'The demo API failed unexpectedly.' });
@@ -312,6 +317,8 @@ export const apiPlugin: FastifyPluginAsync<ApiPluginOptions> = async (app, optio
     },
   );
 
+  const reports = reportRoutes(app, { db, config: config.reports, now });
+
   // Any other method on a known path: 405 with the methods that work.
   for (const [url, methods] of routes) {
     const others = ALL_METHODS.filter((method) => !methods.has(method));
@@ -334,7 +341,9 @@ export const apiPlugin: FastifyPluginAsync<ApiPluginOptions> = async (app, optio
 
   // Expired and idle sessions are deleted at sign-in (the user's own) and swept here (everyone's).
   const prune = () =>
-    sessions.prune().catch((error: unknown) => log.error('[demo-api] pruning sessions failed:', error));
+    Promise.all([sessions.prune(), reports.prune()]).catch((error: unknown) =>
+      log.error('[demo-api] pruning sessions and reports failed:', error),
+    );
   await prune();
   const timer = setInterval(prune, PRUNE_EVERY_MS);
   timer.unref();

@@ -12,8 +12,12 @@ import { firstLoads } from './first-load.mjs';
 const LIMITS = {
   /** JavaScript of `/` before its page shows: entry, static imports, the page chunk and its imports. */
   indexJsGzip: 113_000,
-  /** The same for every other route. */
-  routeJsGzip: 116_000,
+  /**
+   * The same for every other route. Raised from 116.0 for issue 23: recording the app actor's events for
+   * replayable error reports must start with the actor (src/platform/eventLog.ts, about 0.45 kB gzip); the
+   * reporter, the scrubber and web-vitals load only when there is something to send.
+   */
+  routeJsGzip: 116_300,
   /** CSS of any route's first load. */
   cssGzip: 8_000,
   /** Smaller chunks cost a request (and a modulepreload) for next to nothing: fold them into an importer. */

@@ -32,6 +32,23 @@ export interface AppConfig {
   readonly tooltip: TooltipConfig;
   /** Page-data prefetch: payloads of links on screen, data on link intent (src/platform/prefetch.ts). */
   readonly prefetch: PrefetchConfig;
+  /** Error and web-vitals reports (src/platform/eventLog.ts, reporter.ts; server/api/reports.ts). */
+  readonly reports: ReportsConfig;
+}
+
+export interface ReportsConfig {
+  /** Off: nothing is recorded for sending and nothing is sent (`VITE_REPORTS=0` at build time). */
+  readonly enabled: boolean;
+  readonly endpoint: string;
+  readonly buildId: string;
+  /** The app actor's last events kept for a report: enough to replay a visit, small enough to send. */
+  readonly maxEvents: number;
+  /** A page that keeps failing sends this many reports, not one per failure. */
+  readonly maxPerPage: number;
+  /** The server refuses bodies over 16 KiB; a report drops its oldest events to stay under this. */
+  readonly maxBytes: number;
+  /** Share of page views whose web vitals are sent (never when the browser sends Global Privacy Control). */
+  readonly vitalsSampleRate: number;
 }
 
 export interface PrefetchConfig {
@@ -149,10 +166,11 @@ function readApiBaseUrl(): string {
 }
 
 const HOUR = 60 * 60 * 1000;
+const BUILD_ID = typeof __BUILD_ID__ === 'string' ? __BUILD_ID__ : 'dev';
 
 export const config: AppConfig = {
   build: {
-    id: typeof __BUILD_ID__ === 'string' ? __BUILD_ID__ : 'dev',
+    id: BUILD_ID,
     manifestBase: `${import.meta.env?.BASE_URL ?? '/'}_app/builds`,
     reloadGuardMs: 10_000,
     maxReloads: 3,
@@ -211,4 +229,13 @@ export const config: AppConfig = {
   },
   tooltip: { openDelayMs: 700, skipDelayMs: 300 },
   prefetch: { maxEntries: 8, freshMs: 10_000, viewportData: true },
+  reports: {
+    enabled: import.meta.env?.VITE_REPORTS !== '0',
+    endpoint: `${readApiBaseUrl()}/reports`,
+    buildId: BUILD_ID,
+    maxEvents: 50,
+    maxPerPage: 10,
+    maxBytes: 15 * 1024,
+    vitalsSampleRate: 0.1,
+  },
 };

@@ -10,9 +10,25 @@ import { config } from './config';
 import { importPage, loadPage, revalidatePage } from './pages/registry';
 import { appInputFrom, createBrowserApp } from './platform/app';
 import { mountOrReport } from './platform/boot';
+import { startEventLog } from './platform/eventLog';
 import { readInlinePayload } from './platform/payload';
 import { connectPrefetch } from './platform/prefetch';
 import { Root } from './Root';
+
+// First, so that an error anywhere below can be reported: a start-up failure is rethrown by mountOrReport,
+// and reaches the event log as an unhandled rejection.
+const eventLog = startEventLog(config.reports);
+
+/** The event log always; the Stately inspector too when asked for. */
+function inspectors(dev: Observer<InspectionEvent> | undefined): Observer<InspectionEvent> {
+  if (!dev) return eventLog.inspect;
+  return {
+    next: (event) => {
+      eventLog.inspect.next?.(event);
+      dev.next?.(event);
+    },
+  };
+}
 
 async function loadInspector(): Promise<Observer<InspectionEvent> | undefined> {
   if (!import.meta.env.DEV || !new URLSearchParams(window.location.search).has('inspect')) return undefined;
@@ -47,7 +63,9 @@ async function prerenderedPage(): Promise<AppInput['initial']> {
 void mountOrReport(async () => {
   const container = document.getElementById('root');
   if (!container) throw new Error('index.html has no #root element to mount into.');
-  const [inspect, initial] = await Promise.all([loadInspector(), prerenderedPage()]);
+  const [devInspect, initial] = await Promise.all([loadInspector(), prerenderedPage()]);
+  const inspect = inspectors(devInspect);
+  if (initial) eventLog.log.boot = { path: initial.fullPath, title: null };
   const logic = createBrowserApp(createBrowserHistory(), { loadPage, revalidatePage });
   connectPrefetch(importPage);
   const input: AppInput = { ...appInputFrom(config), ...(initial ? { initial } : {}) };

@@ -42,6 +42,18 @@ const EXPECTED_COLUMNS = {
     'summary',
     'title',
   ],
+  reports: [
+    'body',
+    'build_id',
+    'error_message',
+    'error_name',
+    'error_status',
+    'id',
+    'kind',
+    'path',
+    'received_at',
+    'route_name',
+  ],
   sessions: ['created_at', 'expires_at', 'id_hash', 'last_seen_at', 'user_id'],
   sign_in_limits: ['expire', 'key', 'points'],
   users: ['created_at', 'display_name', 'email', 'id', 'password_hash'],
@@ -63,7 +75,7 @@ describe.each(backends())('migrations on %s', { timeout: 60_000 }, (kind) => {
     );
     expect(columns).toEqual(EXPECTED_COLUMNS);
     const applied = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(db);
-    expect(applied.rows.map((row) => row.name)).toEqual(['0001_initial', '0002_seed']);
+    expect(applied.rows.map((row) => row.name)).toEqual(['0001_initial', '0002_seed', '0003_reports']);
   });
 
   it('seeds the demo accounts and campaigns', async () => {

@@ -49,11 +49,27 @@ export interface SignInLimitsTable {
   expire: ColumnType<string | number | null, number | null, number | null>;
 }
 
+/** Reports from the browser (server/api/reports.ts); `body` is the whole ReportBody as JSON. */
+export interface ReportsTable {
+  id: string;
+  receivedAt: ColumnType<Date, Date | undefined, never>;
+  kind: 'error' | 'vitals';
+  buildId: string;
+  routeName: string | null;
+  path: string;
+  errorName: string | null;
+  errorMessage: string | null;
+  errorStatus: number | null;
+  /** jsonb: node-postgres and PGlite both parse it on the way out. */
+  body: ColumnType<unknown, string, never>;
+}
+
 export interface Database {
   users: UsersTable;
   campaigns: CampaignsTable;
   sessions: SessionsTable;
   signInLimits: SignInLimitsTable;
+  reports: ReportsTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -83,7 +83,7 @@ export function useTestDatabase(kind: DatabaseConfig['kind']): () => OpenDatabas
 }
 
 export async function resetDatabase(database: OpenDatabase): Promise<void> {
-  await sql`truncate sessions, sign_in_limits, campaigns, users cascade`.execute(database.db);
+  await sql`truncate reports, sessions, sign_in_limits, campaigns, users cascade`.execute(database.db);
   await seed.up(database.db.withoutPlugins());
 }
 

@@ -1,5 +1,12 @@
 /** Fakes for the app machine's effects: controllable actors, recorded actions, no browser. */
-import { type AnyEventObject, createActor, fromCallback, fromPromise, SimulatedClock } from 'xstate';
+import {
+  type AnyEventObject,
+  createActor,
+  fromCallback,
+  fromPromise,
+  type InspectionEvent,
+  SimulatedClock,
+} from 'xstate';
 import {
   type AppEvent,
   type AppInput,
@@ -154,6 +161,8 @@ export interface StartOptions {
   /** By default the manifest loads at once; `manual` leaves its fetch to the test. */
   readonly manifest?: 'instant' | 'manual';
   readonly input?: Partial<AppInput>;
+  /** Sees the actor's inspection events (the report recorder of src/platform/eventLog.ts in tests). */
+  readonly inspect?: (event: InspectionEvent) => void;
 }
 
 /**
@@ -231,7 +240,11 @@ export async function startApp(options: StartOptions = {}) {
     },
     guards: { isSlowConnection: () => options.slowConnection ?? false },
   });
-  const actor = createActor(logic, { clock, input: { ...testInput, ...options.input } });
+  const actor = createActor(logic, {
+    clock,
+    input: { ...testInput, ...options.input },
+    ...(options.inspect ? { inspect: options.inspect } : {}),
+  });
   actor.start();
   if (options.manifest !== 'manual') {
     clock.increment(testInput.timing.manifestPreloadMs);

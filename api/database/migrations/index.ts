@@ -1,6 +1,7 @@
 import type { Migration } from 'kysely';
 import * as initial from './0001_initial.ts';
 import * as seed from './0002_seed.ts';
+import * as reports from './0003_reports.ts';
 
 /**
  * Every migration, by name; Kysely runs them in name order and records each in `kysely_migration`.
@@ -10,4 +11,5 @@ import * as seed from './0002_seed.ts';
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
   '0002_seed': seed,
+  '0003_reports': reports,
 };

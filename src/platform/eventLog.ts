@@ -1,0 +1,105 @@
+/**
+ * The app actor's recent history, for error reports a developer can replay (`npm run replay`). An inspection
+ * observer keeps the last events the root actor received from outside itself (the view, its children, its
+ * effects, its own timers) in a ring buffer, and its latest snapshot. Nothing is scrubbed or sent from here:
+ * this module is in the first load and stays small; the reporter (./reporter.ts, with the scrubber) is
+ * fetched only when there is something to send.
+ */
+import type { AnyEventObject, InspectionEvent, Observer } from 'xstate';
+import type { ReportsConfig } from '../config';
+
+/** What the reporter reads: the events in order received, how many fell out, the last snapshot. */
+export interface EventLogView {
+  readonly events: readonly AnyEventObject[];
+  readonly dropped: number;
+  readonly snapshot: ReportableSnapshot | undefined;
+  readonly boot: { readonly path: string; readonly title: string | null } | null;
+}
+
+/** The parts of the app machine's snapshot a report reads. */
+export interface ReportableSnapshot {
+  readonly value: unknown;
+  readonly context: {
+    readonly current: { readonly route: string | null } | null;
+    readonly error: {
+      readonly statusCode: number;
+      readonly statusMessage?: string;
+      readonly message: string;
+    } | null;
+    readonly build: { readonly id: string };
+  };
+  hasTag(tag: string): boolean;
+}
+
+export type ReportCause =
+  | { readonly kind: 'view'; readonly error: NonNullable<ReportableSnapshot['context']['error']> }
+  | { readonly kind: 'uncaught'; readonly error: unknown };
+
+/** Sends one report; made by ./reporter.ts, which keeps its own count and de-duplication. */
+export type Send = (cause: ReportCause, log: EventLogView) => void;
+
+/**
+ * Starts recording, and listens for uncaught errors and unhandled rejections from now on (a start-up
+ * failure is one: src/main.tsx rethrows it, and a report with no snapshot yet says so).
+ */
+export function startEventLog(config: ReportsConfig, target: Window = window) {
+  const log: { -readonly [K in keyof EventLogView]: EventLogView[K] } & { events: AnyEventObject[] } = {
+    events: [],
+    dropped: 0,
+    snapshot: undefined,
+    boot: null,
+  };
+  let shown: unknown;
+  let reporter: Promise<Send> | undefined;
+  const report = (cause: ReportCause) => {
+    if (!config.enabled) return;
+    // What was true when it happened, not when the reporter has arrived.
+    const seen = { ...log, events: log.events.slice() };
+    reporter ??= import('./reporter').then((module) => module.createReporter(config));
+    reporter.then(
+      (send) => send(cause, seen),
+      () => {
+        reporter = undefined;
+      },
+    );
+  };
+  target.addEventListener('error', (event) =>
+    report({ kind: 'uncaught', error: event.error ?? event.message }),
+  );
+  target.addEventListener('unhandledrejection', (event) => report({ kind: 'uncaught', error: event.reason }));
+
+  const inspect: Observer<InspectionEvent> = {
+    next(inspection) {
+      const { actorRef } = inspection;
+      if (actorRef.sessionId !== inspection.rootId) return;
+      if (inspection.type === '@xstate.actor') {
+        // A new root (React's strict mode starts one twice in development): its history starts here.
+        log.events = [];
+        log.dropped = 0;
+      } else if (inspection.type === '@xstate.event') {
+        const { event, sourceRef } = inspection;
+        // Events the machine raised itself are raised again by a replay; its timers are not (the replay's
+        // clock fires them when it meets `xstate.after.*`), nor its start.
+        if (
+          event.type === 'xstate.init' ||
+          (sourceRef === actorRef && !event.type.startsWith('xstate.after.'))
+        )
+          return;
+        if (log.events.push(event) > config.maxEvents) {
+          log.events.shift();
+          log.dropped += 1;
+        }
+      } else if (inspection.type === '@xstate.snapshot') {
+        const snapshot = inspection.snapshot as unknown as ReportableSnapshot;
+        log.snapshot = snapshot;
+        const error = snapshot.context.error;
+        // Once per error shown (an error is first screened for crawlers, untagged, then shown).
+        if (error && error !== shown && snapshot.hasTag('error')) {
+          shown = error;
+          report({ kind: 'view', error });
+        }
+      }
+    },
+  };
+  return { inspect, log };
+}
