@@ -13,6 +13,8 @@ export type AppSnapshot = SnapshotFrom<typeof appMachine>;
 export interface AppView {
   /** No page yet: the boot status shows. */
   readonly booting: boolean;
+  /** A page, or the error page instead of it, is on screen (from the first one on). */
+  readonly pageShown: boolean;
   /** A navigation is pending (the page on screen stays until it commits). */
   readonly busy: boolean;
   /** And it is taking long: the loading bar shows. */
@@ -35,11 +37,17 @@ export function shownError(snapshot: AppSnapshot): AppError | null {
   return snapshot.hasTag('error') ? snapshot.context.error : null;
 }
 
+/** The first page (or the error page instead of it) is on screen: what widgets that can wait, wait for. */
+export function isPageShown(snapshot: AppSnapshot): boolean {
+  return snapshot.context.current !== null || snapshot.hasTag('error');
+}
+
 export function appView(snapshot: AppSnapshot): AppView {
   const error = shownError(snapshot);
   const location = snapshot.context.current?.location;
   return {
     booting: snapshot.hasTag('booting'),
+    pageShown: isPageShown(snapshot),
     busy: snapshot.hasTag('busy'),
     slow: snapshot.hasTag('slow'),
     firstSettle: isFirstSettle(snapshot.context),

@@ -15,6 +15,7 @@ describe('app view', () => {
     const app = await startApp();
     expect(appView(app.actor.getSnapshot())).toEqual({
       booting: true,
+      pageShown: false,
       busy: false,
       slow: false,
       firstSettle: true,
@@ -32,6 +33,7 @@ describe('app view', () => {
     const view = appView(app.actor.getSnapshot());
     expect(view).toMatchObject({
       booting: false,
+      pageShown: true,
       error: null,
       pageKey: '/campaign/1?tab=a',
       firstSettle: true,
@@ -54,6 +56,7 @@ describe('app view', () => {
     const view = appView(app.actor.getSnapshot());
     expect(view.error).toMatchObject({ statusCode: 404 });
     expect(view.documentTitle).toBe('404 - Page Not Found | campaign-web');
+    expect(view.pageShown).toBe(true);
   });
 
   it('writes error titles as status, message and app name', () => {
