@@ -3,10 +3,10 @@
 //   { "line": 38, "mutator": "ConditionalExpression", "original": "…", "replacement": "false", "reason": "…" }
 // A mutant is matched by file, mutator, original code and replacement (not by line, which moves with edits).
 //
-//   node scripts/mutation-survivors.mjs               list every survivor with its reason (or "no reason yet")
-//   node scripts/mutation-survivors.mjs --todo FILE   the survivors of one file that have no reason, with context
-//   node scripts/mutation-survivors.mjs --check       exit 1 when a survivor has no reason (run by test:mutation)
-//   node scripts/mutation-survivors.mjs --readme      rewrite the README's list between its survivor markers
+//   node scripts/mutation/mutation-survivors.mjs               list every survivor with its reason (or "no reason yet")
+//   node scripts/mutation/mutation-survivors.mjs --todo FILE   the survivors of one file that have no reason, with context
+//   node scripts/mutation/mutation-survivors.mjs --check       exit 1 when a survivor has no reason (run by test:mutation)
+//   node scripts/mutation/mutation-survivors.mjs --readme      rewrite the README's list between its survivor markers
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 
