@@ -1,6 +1,6 @@
 import { defineConfig } from '@playwright/test';
 
-// scripts/e2e.mjs picks the free port and the data folder once, before any worker starts.
+// scripts/ci/e2e.mjs picks the free port and the data folder once, before any worker starts.
 const port = Number(process.env.E2E_PORT) || 4173;
 const baseURL = `http://127.0.0.1:${port}`;
 

@@ -40,7 +40,7 @@ export default defineConfig({
     // Maps are written for debugging but not referenced from the code; the build's last step moves them out
     // of dist/ (build/finalizeBuild.ts), so they are never deployed or served.
     sourcemap: 'hidden',
-    // Read by scripts/bench.mjs to follow the import graph of the initial load.
+    // Read by scripts/bench/bench.mjs to follow the import graph of the initial load.
     manifest: true,
   },
 });

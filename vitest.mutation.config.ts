@@ -14,6 +14,7 @@ export default defineConfig({
       'tests/icon*.test.ts',
       'tests/images.test.ts',
       'tests/dependencyRules.test.ts',
+      'tests/importCycles.test.ts',
       'tests/boot.test.ts',
       'tests/reloadGuard.test.ts',
     ],

@@ -2,28 +2,17 @@
  * The production server as a process (dist-server/main.mjs on the build): headers of the real build, graceful
  * shutdown on SIGTERM with a request in flight, a clear one-line error for a port in use.
  */
+
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, get } from 'node:http';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import getPort from 'get-port';
 import { expect, test } from './fixtures';
 
 const DIST = process.env.E2E_OUT_DIR ?? 'dist';
-
-/** A port nobody holds right now (as scripts/free-port.mjs does for the suite's own server). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.on('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** A GET on a given agent (so a test controls which connection carries it), body as text. */
 function httpGet(agent: Agent, url: string): Promise<{ status: number; body: string }> {
@@ -46,7 +35,7 @@ interface Started {
 }
 
 async function startServer(env: Record<string, string> = {}, port?: number): Promise<Started> {
-  const chosen = port ?? (await freePort());
+  const chosen = port ?? (await getPort());
   const dataDir = mkdtempSync(path.join(tmpdir(), 'campaign-web-server-e2e-'));
   const child = spawn(process.execPath, ['dist-server/main.mjs'], {
     env: {

@@ -6,10 +6,56 @@
  *   tab is hidden or offline; becoming visible or online checks at once unless a check was recent. A
  *   different build id is an update: polling stops and the user is told. Failed checks back off.
  */
-import { not, raise } from 'xstate';
-import { appSetup } from './app.setup';
+import { assign, not, raise } from 'xstate';
+import { appSetup, type PayloadPreload, placeholder, regionImplementations } from './app.setup';
+import { parseLatestBuild, parseManifest } from './routeRules';
 
-export const buildRegion = appSetup.createStateConfig({
+export const buildImplementations = regionImplementations({
+  actions: {
+    logManifestFetchError: (_, _params: { error: unknown }) => placeholder('logManifestFetchError'),
+    logManifestMatcherError: (_, _params: { manifest: unknown }) => placeholder('logManifestMatcherError'),
+    notifyUpdateAvailable: () => placeholder('notifyUpdateAvailable'),
+    /** Warm the `_payload.json` of the prerendered pages that the links on screen point to. */
+    preloadPayloads: (_, _params: PayloadPreload) => placeholder('preloadPayloads'),
+    assignPage: assign({
+      page: ({ context, event }) =>
+        event.type === 'page.changed' ? { visible: event.visible, online: event.online } : context.page,
+    }),
+    assignRules: assign((_, params: { manifest: unknown }) => {
+      const manifest = parseManifest(params.manifest);
+      return { routeRules: manifest?.rules ?? null, prerendered: manifest?.prerendered ?? null };
+    }),
+    assignLatestBuild: assign(({ context }, params: { latest: unknown }) => ({
+      build: { ...context.build, latestId: parseLatestBuild(params.latest)?.id ?? null, failedChecks: 0 },
+    })),
+    countFailedCheck: assign({
+      build: ({ context }) => ({ ...context.build, failedChecks: context.build.failedChecks + 1 }),
+    }),
+  },
+  guards: {
+    isSameBuild: ({ context }, { latest }: { latest: unknown }) =>
+      parseLatestBuild(latest)?.id === context.build.id,
+    isValidManifest: (_, { manifest }: { manifest: unknown }) => parseManifest(manifest) !== null,
+    /** The page is worth polling for: the tab is visible and online (after the event, when it is one). */
+    isPageActive: ({ context, event }) =>
+      event.type === 'page.changed'
+        ? event.visible && event.online
+        : context.page.visible && context.page.online,
+    isSlowConnection: () => placeholder('isSlowConnection guard'),
+  },
+  delays: {
+    manifestPreload: ({ context }) => context.timing.manifestPreloadMs,
+    updateRecheckThrottle: ({ context }) => context.timing.updateRecheckThrottleMs,
+    /** Hourly; after failed checks it backs off (doubling), never beyond the maximum. */
+    nextUpdateCheck: ({ context }) =>
+      Math.min(
+        context.timing.updateCheckIntervalMs * 2 ** context.build.failedChecks,
+        context.timing.maxUpdateCheckIntervalMs,
+      ),
+  },
+});
+
+export const buildRegion = appSetup.extend(buildImplementations).createStateConfig({
   type: 'parallel',
   states: {
     manifest: {

@@ -1,14 +1,25 @@
 /**
  * The errors region: an error is screened (a crawler gets no error page, only a log line; `isbot` is asked
- * once), then shown until the next successful navigation clears it. It is the region that knows what ends
- * up on screen, so it also runs the page-arrival effects: the document title whenever what shows changes,
- * and focus, scroll and announcement when a page or an error page arrives (not for the first page, which
- * keeps the browser's own focus as a document load does).
+ * once), then shown until the next successful navigation clears it. An error page arrives as a page does
+ * (title, focus, scroll, announcement); the page that clears it arrives through the navigation region.
  */
 import { assign } from 'xstate';
-import { type AppContext, appSetup } from './app.setup';
+import { type AppContext, appSetup, placeholder, regionImplementations } from './app.setup';
 import { documentTitleOf } from './app.utils';
-import { toAppError } from './errors';
+import { type AppError, toAppError } from './errors';
+
+export const errorsImplementations = regionImplementations({
+  actions: {
+    logSuppressedError: (_, _params: { error: AppError }) => placeholder('logSuppressedError'),
+    assignError: assign({ error: ({ event }) => (event.type === 'error.raised' ? event.error : null) }),
+    clearError: assign({ error: null }),
+  },
+  guards: {
+    isKnownCrawler: ({ context }) => context.visitor === 'crawler',
+    isKnownHuman: ({ context }) => context.visitor === 'human',
+    isCrawler: (_, isCrawler: boolean) => isCrawler,
+  },
+});
 
 const titleOnScreen = ({ context }: { context: AppContext }) => ({
   title: documentTitleOf(context, null),
@@ -18,23 +29,12 @@ const errorTitle = ({ context }: { context: AppContext }) => ({
   title: documentTitleOf(context, context.error ?? toAppError('Unknown error')),
 });
 
-export const errorsRegion = appSetup.createStateConfig({
+export const errorsRegion = appSetup.extend(errorsImplementations).createStateConfig({
   initial: 'none',
   on: {
     'error.raised': { target: '.screening', actions: 'assignError' },
-    // A navigation settled on a page: the error page, if any, goes down and the page arrives.
-    'error.cleared': [
-      {
-        guard: 'isLaterPage',
-        target: '.none',
-        actions: [
-          'clearError',
-          { type: 'showDocumentTitle', params: titleOnScreen },
-          { type: 'arriveAtPage', params: titleOnScreen },
-        ],
-      },
-      { target: '.none', actions: ['clearError', { type: 'showDocumentTitle', params: titleOnScreen }] },
-    ],
+    // A navigation settled on a page: the error page, if any, goes down (the page's arrival is navigation's).
+    'error.cleared': { target: '.none', actions: 'clearError' },
   },
   states: {
     none: {},

@@ -5,11 +5,54 @@
  * thing is gone, and the error page appears as a navigation to it would have ended; any other failure
  * keeps what is shown. A navigation that starts meanwhile cancels the check.
  */
-import { appSetup } from './app.setup';
+import { assign } from 'xstate';
+import { appSetup, type LoadedPage, regionImplementations } from './app.setup';
 import { documentTitleOf } from './app.utils';
 import { toAppError } from './errors';
 
-export const freshnessRegion = appSetup.createStateConfig({
+export const freshnessImplementations = regionImplementations({
+  actions: {
+    /** Fresh data for the page on screen, in place: same key, so nothing moves focus or announces. */
+    refreshData: assign(({ context }, params: { page: LoadedPage }) => ({
+      current: context.current
+        ? {
+            ...context.current,
+            data: params.page.data,
+            title: params.page.title ?? context.current.title,
+            stale: false,
+          }
+        : null,
+    })),
+    markFresh: assign(({ context }) => ({
+      current: context.current ? { ...context.current, stale: false } : null,
+    })),
+    /**
+     * The page on screen no longer exists (its data answered 404 when checked again): the error page, as a
+     * navigation to it would have ended, counted as a new page so the view moves focus and announces it.
+     */
+    commitGone: assign(({ context }) => ({
+      current: context.current
+        ? {
+            ...context.current,
+            route: null,
+            params: {},
+            data: undefined,
+            stale: false,
+            key: context.current.key + 1,
+          }
+        : null,
+    })),
+  },
+  guards: {
+    /** The page on screen shows build-time data that its route wants checked, and no navigation is replacing it. */
+    isPageStale: ({ context }) => context.current?.stale === true && context.pending === null,
+    isNavigating: ({ context }) => context.pending !== null,
+    isGone: (_, { error }: { error: unknown }) =>
+      typeof error === 'object' && error !== null && (error as { statusCode?: unknown }).statusCode === 404,
+  },
+});
+
+export const freshnessRegion = appSetup.extend(freshnessImplementations).createStateConfig({
   initial: 'idle',
   states: {
     idle: { always: { guard: 'isPageStale', target: 'revalidating' } },

@@ -1,7 +1,8 @@
-import { buildRegion } from './app.build';
-import { errorsRegion } from './app.errors';
-import { freshnessRegion } from './app.freshness';
-import { navigationRegion } from './app.navigation';
+import { buildImplementations, buildRegion } from './app.build';
+import { errorsImplementations, errorsRegion } from './app.errors';
+import { freshnessImplementations, freshnessRegion } from './app.freshness';
+import { navigationImplementations, navigationRegion } from './app.navigation';
+import { recoveryImplementations } from './app.recovery';
 import { appSetup } from './app.setup';
 import { bootPage } from './app.utils';
 import { routeGuards } from './guards';
@@ -27,7 +28,7 @@ export type {
  *
  * Events in: `nav.go`, `nav.popped` (history adapter), `page.changed` (visibility/connection watcher),
  * `session.changed` (its session child), `error.raised` (a page that threw while rendering).
- * Must be provided (see app.setup.ts): actors `listenToHistory`, `watchPage`, `loadPage`, `detectCrawler`,
+ * Must be provided (placeholders in app.setup.ts and the region files): actors `listenToHistory`, `watchPage`, `loadPage`, `detectCrawler`,
  * `fetchManifest`, `fetchLatestBuild`, `claimReload` and the session machine's actors; actions
  * `updateAddressBar`, `loadDocument`, `logSuppressedError`, `reportRejectedTarget`, `logManifestFetchError`,
  * `logManifestMatcherError`, `notifyUpdateAvailable`, `preloadPayloads`; actor `revalidatePage`; guard
@@ -37,51 +38,57 @@ export type {
  * Children: `session` (system id `session`), `toaster` (system id `toaster`; provide a configured one),
  * `colorMode` (system id `colorMode`; told each settled page's forced mode with `route.forced`).
  */
-export const appMachine = appSetup.createMachine({
-  id: 'app',
-  type: 'parallel',
-  context: ({ input }) => ({
-    appName: input.appName,
-    limits: { maxRedirects: input.maxRedirects, maxEchoedPathLength: input.maxEchoedPathLength },
-    timing: input.timing,
-    routes: input.routes ?? routes,
-    globalGuards: input.globalGuards ?? globalGuards,
-    guards: input.guards ?? routeGuards,
-    session: 'unknown',
-    pending: null,
-    // Booting on a prerendered page: it is on screen already, as if a navigation to it had settled.
-    current: bootPage(input.initial, input.routes ?? routes),
-    error: null,
-    visitor: 'unknown',
-    build: { id: input.buildId, latestId: null, failedChecks: 0 },
-    routeRules: null,
-    prerendered: null,
-    page: { visible: true, online: true },
-  }),
-  invoke: [
-    { id: 'session', systemId: 'session', src: 'session' },
-    // Settings and clock are given by the provided logic (createToasterMachine), so no input here.
-    { id: 'toaster', systemId: 'toaster', src: 'toaster' },
-    {
-      id: 'colorMode',
-      systemId: 'colorMode',
-      src: 'colorMode',
-      input: ({ context }) => ({ forced: forcedColorMode(context) }),
+export const appMachine = appSetup
+  .extend(navigationImplementations)
+  .extend(recoveryImplementations)
+  .extend(buildImplementations)
+  .extend(errorsImplementations)
+  .extend(freshnessImplementations)
+  .createMachine({
+    id: 'app',
+    type: 'parallel',
+    context: ({ input }) => ({
+      appName: input.appName,
+      limits: { maxRedirects: input.maxRedirects, maxEchoedPathLength: input.maxEchoedPathLength },
+      timing: input.timing,
+      routes: input.routes ?? routes,
+      globalGuards: input.globalGuards ?? globalGuards,
+      guards: input.guards ?? routeGuards,
+      session: 'unknown',
+      pending: null,
+      // Booting on a prerendered page: it is on screen already, as if a navigation to it had settled.
+      current: bootPage(input.initial, input.routes ?? routes),
+      error: null,
+      visitor: 'unknown',
+      build: { id: input.buildId, latestId: null, failedChecks: 0 },
+      routeRules: null,
+      prerendered: null,
+      page: { visible: true, online: true },
+    }),
+    invoke: [
+      { id: 'session', systemId: 'session', src: 'session' },
+      // Settings and clock are given by the provided logic (createToasterMachine), so no input here.
+      { id: 'toaster', systemId: 'toaster', src: 'toaster' },
+      {
+        id: 'colorMode',
+        systemId: 'colorMode',
+        src: 'colorMode',
+        input: ({ context }) => ({ forced: forcedColorMode(context) }),
+      },
+      {
+        id: 'history',
+        src: 'listenToHistory',
+        input: ({ context }) => ({ reportStart: context.current === null }),
+      },
+      { id: 'page', src: 'watchPage' },
+    ],
+    states: {
+      navigation: navigationRegion,
+      build: buildRegion,
+      errors: errorsRegion,
+      freshness: freshnessRegion,
     },
-    {
-      id: 'history',
-      src: 'listenToHistory',
-      input: ({ context }) => ({ reportStart: context.current === null }),
-    },
-    { id: 'page', src: 'watchPage' },
-  ],
-  states: {
-    navigation: navigationRegion,
-    build: buildRegion,
-    errors: errorsRegion,
-    freshness: freshnessRegion,
-  },
-});
+  });
 
 export type AppMachine = typeof appMachine;
 

@@ -1,60 +1,144 @@
 /**
  * The navigation region: every location change is matched, guarded, validated and loaded before the URL
- * commits. A chunk that fails to load is recovered (a newer build reloads the page, once per path per
- * reload-guard window; the same build retries the import once); a pending update turns the next navigation
- * into a document load.
+ * commits, and the page that a navigation settles on arrives: its title, and for each page after the first
+ * (which keeps the browser's own focus, as a document load does) focus, scroll and an announcement. Its
+ * recoveries (a chunk that fails to load, a pending update) are in app.recovery.ts.
  */
-import { and, raise } from 'xstate';
-import { type AppContext, appSetup, type LoadedPage, pendingOf } from './app.setup';
-import { addressBarUpdate, redirectError, validateError } from './app.utils';
-import { type AppError, toAppError } from './errors';
-import { isPrerendered } from './payload';
-import { toFullPath } from './routes';
+import { and, assign, or, raise, sendTo, stateIn } from 'xstate';
+import { recoveryImplementations, recoveryStates } from './app.recovery';
+import { type AppContext, appSetup, pendingOf, placeholder, regionImplementations } from './app.setup';
+import { commitLoaded, failWith, loadFailure, loadInput } from './app.steps';
+import {
+  beginNavigation,
+  documentTitleOf,
+  followRedirect,
+  fragmentStep,
+  guardNamesFor,
+  isAppPath,
+  isFirstSettle,
+  redirectError,
+  validateError,
+  withMatch,
+  withVerdict,
+} from './app.utils';
+import type { ColorModeEvent } from './colorMode.machine';
+import type { AppError } from './errors';
+import { findRoute } from './routes';
+import { isUnauthorized, type SessionEvent } from './session.machine';
 
-const addressBarParams = ({ context }: { context: AppContext }) =>
-  addressBarUpdate(pendingOf(context), context.current);
+export const navigationImplementations = regionImplementations({
+  actions: {
+    reportRejectedTarget: (_, _params: { to: string }) => placeholder('reportRejectedTarget'),
+    assignSession: assign({
+      session: ({ event }) => (event.type === 'session.changed' && event.signedIn ? 'signedIn' : 'signedOut'),
+    }),
+    beginNavigation: assign({
+      pending: ({ event }) => {
+        if (event.type === 'nav.go') return beginNavigation(event.to, event.replace ? 'replace' : 'push');
+        if (event.type === 'nav.popped') return beginNavigation(event.to, 'pop');
+        return null;
+      },
+    }),
+    beginRefresh: assign({
+      pending: ({ context }) =>
+        context.current ? beginNavigation(context.current.fullPath, 'replace') : null,
+    }),
+    matchPending: assign({ pending: ({ context }) => withMatch(pendingOf(context), context.routes) }),
+    checkGuards: assign({
+      pending: ({ context }) => {
+        const pending = pendingOf(context);
+        const names = guardNamesFor(pending, context.globalGuards);
+        return withVerdict(
+          pending,
+          names,
+          context.guards,
+          context.session === 'signedIn',
+          context.routeRules,
+        );
+      },
+    }),
+    followRedirect: assign({ pending: ({ context }) => followRedirect(pendingOf(context)) }),
+    followFragment: assign({
+      current: ({ context, event }) =>
+        (event.type === 'nav.popped' ? fragmentStep(context.current, event.to) : null) ?? context.current,
+    }),
+    rememberFailure: assign(({ context }, params: { error: AppError }) => ({
+      pending: { ...pendingOf(context), failure: params.error },
+    })),
+    clearPending: assign({ pending: null }),
+    /**
+     * The server answered 401 to a page's data: the session has ended. The session child is told (it signs
+     * out and says so with a toast), and `forgetSession` stops counting on it at once, so the guards that run
+     * again send the user to sign in, with return-to.
+     */
+    endSession: sendTo('session', { type: 'session.expired' } satisfies SessionEvent),
+    forgetSession: assign({ session: 'signedOut' as const }),
+    /** Tells the colour-mode child what the page on screen forces, so a forced page paints in its mode. */
+    notifyColorMode: sendTo(
+      'colorMode',
+      ({ context }): ColorModeEvent => ({
+        type: 'route.forced',
+        mode: context.current?.route
+          ? (findRoute(context.current.route, context.routes).colorMode ?? null)
+          : null,
+      }),
+    ),
+  },
+  guards: {
+    isAppPath: ({ event }) => (event.type === 'nav.go' || event.type === 'nav.popped') && isAppPath(event.to),
+    /** Signed in became signed out, or the other way round, with a page on screen. */
+    isSessionFlip: ({ context, event }) =>
+      event.type === 'session.changed' &&
+      context.current !== null &&
+      event.signedIn !== (context.session === 'signedIn'),
+    isFragmentStep: ({ context, event }) =>
+      event.type === 'nav.popped' &&
+      context.pending === null &&
+      fragmentStep(context.current, event.to) !== null,
+    isSessionKnown: ({ context }) => context.session !== 'unknown',
+    /** The app booted on a prerendered page: nothing to navigate to first. */
+    hasPage: ({ context }) => context.current !== null,
+    /** Rules apply once the manifest has loaded or failed; the first navigation never waits (the server applied them). */
+    canApplyRules: or([
+      ({ context }) => context.current === null,
+      stateIn('#app.build.manifest.ready'),
+      stateIn('#app.build.manifest.failed'),
+    ]),
+    hasGuardFailure: ({ context }) => context.pending?.failure != null,
+    isRedirect: ({ context }) => context.pending?.verdict?.type === 'redirect',
+    isRedirectAllowed: ({ context }) =>
+      context.pending !== null &&
+      context.pending.redirects < context.limits.maxRedirects &&
+      followRedirect(context.pending) !== null,
+    isAborted: ({ context }) => context.pending?.verdict?.type === 'abort',
+    isInvalid: ({ context }) => validateError(pendingOf(context), context.limits) !== null,
+    /** A page (not the first, which keeps the browser's own focus) is what the navigation settled on. */
+    isLaterPage: ({ context }) => context.current?.route != null && !isFirstSettle(context),
+    /** A page's data answered 401 while the app counted on a session: it ended on the server. */
+    isSessionExpired: ({ context }, { error }: { error: unknown }) =>
+      context.session === 'signedIn' && isUnauthorized(error),
+    isChunkError: (_, { error }: { error: unknown }) =>
+      typeof error === 'object' && error !== null && (error as { kind?: unknown }).kind === 'chunk',
+    /** An update is waiting and this is not the first load: the navigation becomes a document load. */
+    shouldReloadForUpdate: and([
+      stateIn('#app.build.updates.updatePending'),
+      ({ context }) => context.current !== null,
+    ]),
+  },
+  delays: {
+    slowNavigation: ({ context }) => context.timing.slowNavigationMs,
+  },
+});
+
+const navigationSetup = appSetup.extend(recoveryImplementations).extend(navigationImplementations);
+
+const titleOnScreen = ({ context }: { context: AppContext }) => ({ title: documentTitleOf(context, null) });
 
 /** A back/forward step that a guard stopped: the address bar goes back to what the screen shows. */
 const restoreParams = ({ context }: { context: AppContext }) =>
   context.pending?.intent === 'pop' && context.current
     ? { type: 'replace' as const, to: context.current.fullPath }
     : null;
-
-const targetOf = ({ context }: { context: AppContext }) => ({ path: toFullPath(pendingOf(context).to) });
-
-type Args = { context: AppContext; event: unknown };
-
-/** Settle on an error page: the failed target's URL goes in the address bar, so Back returns from it. */
-function failWith(error: (args: Args) => AppError | null) {
-  // The error is read before `commit` clears the pending navigation; a raised event is handled after this step anyway.
-  return [
-    { type: 'updateAddressBar', params: addressBarParams },
-    { type: 'announceOutcome', params: (args: Args) => ({ error: error(args) }) },
-    { type: 'commit', params: { page: { data: undefined }, failed: true } },
-  ] as const;
-}
-
-const loadInput = ({ context }: { context: AppContext }) => {
-  const pending = pendingOf(context);
-  if (!pending.match) throw new Error('Only a matched route can be loaded.');
-  const input = {
-    route: pending.match.route.name,
-    params: pending.match.params,
-    fullPath: toFullPath(pending.to),
-  };
-  return isPrerendered(pending.to.pathname, context.prerendered)
-    ? { ...input, payload: { path: pending.to.pathname, buildId: context.build.id } }
-    : input;
-};
-
-const commitLoaded = [
-  { type: 'updateAddressBar', params: addressBarParams },
-  { type: 'announceOutcome', params: { error: null } },
-  {
-    type: 'commit',
-    params: ({ event }: { event: { output: LoadedPage } }) => ({ page: event.output, failed: false }),
-  },
-] as const;
 
 /** A 401 for the page's data: the session ended, so run the guards again (auth sends the user to sign in). */
 const sessionExpired = {
@@ -66,10 +150,7 @@ const sessionExpired = {
   actions: ['endSession', 'forgetSession'],
 } as const;
 
-const loadFailure = ({ context, event }: { context: AppContext; event: unknown }) =>
-  toAppError((event as { error?: unknown }).error, toFullPath(pendingOf(context).to));
-
-export const navigationRegion = appSetup.createStateConfig({
+export const navigationRegion = navigationSetup.createStateConfig({
   initial: 'booting',
   on: {
     // No `reenter`: re-entering this region would also reset its siblings, such as the error page.
@@ -84,6 +165,18 @@ export const navigationRegion = appSetup.createStateConfig({
       { actions: { type: 'reportRejectedTarget', params: ({ event }) => ({ to: event.to }) } },
     ],
     'session.changed': { actions: 'assignSession' },
+    // The navigation settled on a page (its commit raised this): the page arrives. This region's actions
+    // run before the errors region takes the error page down, which touches no effect.
+    'error.cleared': [
+      {
+        guard: 'isLaterPage',
+        actions: [
+          { type: 'showDocumentTitle', params: titleOnScreen },
+          { type: 'arriveAtPage', params: titleOnScreen },
+        ],
+      },
+      { actions: { type: 'showDocumentTitle', params: titleOnScreen } },
+    ],
   },
   states: {
     // A prerendered page boots settled (hydration): straight to idle, nothing to load.
@@ -152,20 +245,7 @@ export const navigationRegion = appSetup.createStateConfig({
         { target: 'loading' },
       ],
     },
-    /** A newer build exists: load this navigation's target as a document, unless the reload guard says not again. */
-    reloadingForUpdate: {
-      tags: ['busy'],
-      invoke: {
-        id: 'claimUpdateReload',
-        src: 'claimReload',
-        input: targetOf,
-        onDone: [
-          { guard: { type: 'isReloadGranted', params: ({ event }) => event.output }, target: 'leaving' },
-          { target: 'loading' },
-        ],
-        onError: { target: 'loading' },
-      },
-    },
+    reloadingForUpdate: recoveryStates.reloadingForUpdate,
     loading: {
       tags: ['busy'],
       invoke: {
@@ -192,51 +272,9 @@ export const navigationRegion = appSetup.createStateConfig({
         slow: { tags: ['slow'] },
       },
     },
-    /** A page chunk failed: ask which build is current before deciding between a reload and a retry. */
-    recovering: {
-      tags: ['busy'],
-      invoke: {
-        id: 'checkBuildAfterChunkError',
-        src: 'fetchLatestBuild',
-        onDone: [
-          {
-            guard: { type: 'isNewerBuild', params: ({ event }) => ({ latest: event.output }) },
-            target: 'claimingReload',
-          },
-          { target: 'retrying' },
-        ],
-        onError: { target: 'retrying' },
-      },
-    },
-    /** The same build (or no answer): the chunk should still exist, so try the import once more. */
-    retrying: {
-      tags: ['busy'],
-      invoke: {
-        id: 'retryPage',
-        src: 'loadPage',
-        input: loadInput,
-        onDone: { target: 'idle', actions: commitLoaded },
-        onError: { target: 'idle', actions: failWith(loadFailure) },
-      },
-    },
-    /** A newer build: reload the target, at most once per path per window; otherwise the error page. */
-    claimingReload: {
-      tags: ['busy'],
-      invoke: {
-        id: 'claimChunkReload',
-        src: 'claimReload',
-        input: targetOf,
-        onDone: [
-          { guard: { type: 'isReloadGranted', params: ({ event }) => event.output }, target: 'leaving' },
-          { target: 'idle', actions: failWith(({ context }) => pendingOf(context).failure) },
-        ],
-        onError: { target: 'idle', actions: failWith(({ context }) => pendingOf(context).failure) },
-      },
-    },
-    /** The document is being replaced; nothing more happens here. */
-    leaving: {
-      tags: ['busy'],
-      entry: { type: 'loadDocument', params: ({ context }) => ({ url: toFullPath(pendingOf(context).to) }) },
-    },
+    recovering: recoveryStates.recovering,
+    retrying: recoveryStates.retrying,
+    claimingReload: recoveryStates.claimingReload,
+    leaving: recoveryStates.leaving,
   },
 });

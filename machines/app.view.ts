@@ -4,7 +4,7 @@
  * machine needs too (the document title, the first-settle rule) lives in app.utils.ts.
  */
 import type { SnapshotFrom } from 'xstate';
-import type { appMachine } from './app.machine';
+import type { AppEvent, appMachine } from './app.machine';
 import { type CommittedNavigation, documentTitleOf, isFirstSettle } from './app.utils';
 import type { AppError } from './errors';
 
@@ -13,6 +13,8 @@ export type AppSnapshot = SnapshotFrom<typeof appMachine>;
 export interface AppView {
   /** No page yet: the boot status shows. */
   readonly booting: boolean;
+  /** A page, or the error page instead of it, is on screen (from the first one on). */
+  readonly pageShown: boolean;
   /** A navigation is pending (the page on screen stays until it commits). */
   readonly busy: boolean;
   /** And it is taking long: the loading bar shows. */
@@ -35,11 +37,17 @@ export function shownError(snapshot: AppSnapshot): AppError | null {
   return snapshot.hasTag('error') ? snapshot.context.error : null;
 }
 
+/** The first page (or the error page instead of it) is on screen: what widgets that can wait, wait for. */
+export function isPageShown(snapshot: AppSnapshot): boolean {
+  return snapshot.context.current !== null || snapshot.hasTag('error');
+}
+
 export function appView(snapshot: AppSnapshot): AppView {
   const error = shownError(snapshot);
   const location = snapshot.context.current?.location;
   return {
     booting: snapshot.hasTag('booting'),
+    pageShown: isPageShown(snapshot),
     busy: snapshot.hasTag('busy'),
     slow: snapshot.hasTag('slow'),
     firstSettle: isFirstSettle(snapshot.context),
@@ -47,5 +55,29 @@ export function appView(snapshot: AppSnapshot): AppView {
     current: snapshot.context.current,
     pageKey: location ? `${location.pathname}${location.search}` : '',
     documentTitle: documentTitleOf(snapshot.context, error),
+  };
+}
+
+/** The path of the page on screen (a link to it is the current page); `undefined` before the first. */
+export function currentPathOf(snapshot: AppSnapshot): string | undefined {
+  return snapshot.context.current?.location.pathname;
+}
+
+/** What link prefetching needs: the paths this build prerendered (from its manifest) and the build's id. */
+export function prefetchTargetsOf(snapshot: AppSnapshot): {
+  readonly prerendered: readonly string[] | null;
+  readonly buildId: string;
+} {
+  return { prerendered: snapshot.context.prerendered, buildId: snapshot.context.build.id };
+}
+
+export interface AppCommands {
+  /** Open an app path (a link, or code); the machine decides whether and how the URL changes. */
+  go(to: string, options?: { readonly replace?: boolean }): void;
+}
+
+export function appCommands(send: (event: AppEvent) => void): AppCommands {
+  return {
+    go: (to, options) => send({ type: 'nav.go', to, ...(options?.replace ? { replace: true } : {}) }),
   };
 }

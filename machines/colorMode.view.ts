@@ -1,15 +1,17 @@
 /**
  * What the colour-mode control needs from its machine, as a pure function of the snapshot (Zag's
- * `connect()` idea): answers from tags and context, never from state names. `undefined` (before the
+ * `connect()` idea): answers from tags and context, never from state names; and its one command. `undefined` (before the
  * child starts) is the default preference with nothing applied yet.
  */
 import type { SnapshotFrom } from 'xstate';
 import {
   appliedColorMode,
+  type ColorModeEvent,
   type ColorModePreference,
   type ColorModeValue,
   type colorModeMachine,
   defaultColorModePreference,
+  isColorModePreference,
 } from './colorMode.machine';
 
 export type ColorModeSnapshot = SnapshotFrom<typeof colorModeMachine>;
@@ -36,5 +38,18 @@ export function colorModeView(snapshot: ColorModeSnapshot | undefined): ColorMod
     disabled: forced !== null,
     rootAttributes: snapshot ? { 'data-applied': appliedColorMode(snapshot.context) } : {},
     settled: snapshot !== undefined && !snapshot.hasTag('awaitingPage'),
+  };
+}
+
+export interface ColorModeCommands {
+  /** The user picked a preference; anything that is not one (a control's stray value) is ignored. */
+  choose(preference: string | null): void;
+}
+
+export function colorModeCommands(send: ((event: ColorModeEvent) => void) | undefined): ColorModeCommands {
+  return {
+    choose: (preference) => {
+      if (isColorModePreference(preference)) send?.({ type: 'colorMode.set', preference });
+    },
   };
 }

@@ -4,7 +4,7 @@
  * session child starts) is a signed-out session with nothing under way.
  */
 import type { SnapshotFrom } from 'xstate';
-import type { SessionUser, sessionMachine } from './session.machine';
+import type { SessionEvent, SessionUser, sessionMachine } from './session.machine';
 
 export type SessionSnapshot = SnapshotFrom<typeof sessionMachine>;
 
@@ -33,5 +33,20 @@ export function sessionView(snapshot: SessionSnapshot | undefined): SessionView 
     profileSaved: snapshot?.hasTag('profileSaved') ?? false,
     error: context?.error ?? null,
     profileError: context?.profileError ?? context?.error ?? null,
+  };
+}
+
+export interface SessionCommands {
+  signIn(email: string, password: string): void;
+  signOut(): void;
+  saveProfile(displayName: string): void;
+}
+
+/** The session's commands, bound to its actor's `send` (`undefined` before the child starts: they do nothing). */
+export function sessionCommands(send: ((event: SessionEvent) => void) | undefined): SessionCommands {
+  return {
+    signIn: (email, password) => send?.({ type: 'session.signIn', email, password }),
+    signOut: () => send?.({ type: 'session.signOut' }),
+    saveProfile: (displayName) => send?.({ type: 'session.saveProfile', displayName }),
   };
 }

@@ -1,9 +1,17 @@
 /**
  * What a toast's element needs from its machine, as a pure function of the snapshot (Zag's `connect()`
- * idea): answers from tags and context, never from state names.
+ * idea): answers from tags and context, never from state names; and what it may ask of the machine, as
+ * named commands, so the element never assembles an event.
  */
-import type { ToastSnapshot } from './toast.machine';
-import { isTimedDuration, type Point, type SwipeDirection, type ToastContent } from './toaster.utils';
+import type { ToastEvent, ToastSnapshot } from './toast.machine';
+import {
+  announcementOf,
+  isTimedDuration,
+  type Point,
+  type SwipeDirection,
+  type ToastContent,
+  type ToastType,
+} from './toaster.utils';
 
 /** What a toast's element shows, from its snapshot. */
 export interface ToastView {
@@ -11,6 +19,8 @@ export interface ToastView {
   readonly state: 'open' | 'closed';
   readonly paused: boolean;
   readonly swipe: 'move' | 'cancel' | 'end' | undefined;
+  /** A pointer drag has become a swipe: the element keeps the pointer even when it leaves the toast. */
+  readonly swiping: boolean;
   readonly swipeDirection: SwipeDirection;
   readonly delta: Point;
   readonly content: ToastContent;
@@ -47,6 +57,7 @@ export function toastView(snapshot: ToastSnapshot): ToastView {
     state,
     paused,
     swipe,
+    swiping: snapshot.hasTag('swiping'),
     swipeDirection: context.swipe.direction,
     delta: context.delta,
     content: context.content,
@@ -66,5 +77,34 @@ export function toastView(snapshot: ToastSnapshot): ToastView {
             key: `${context.startedAt ?? 'held'}:${context.remaining}`,
           }
         : null,
+  };
+}
+
+/** What the live region of one politeness says for this toast: its announcement while shown, else nothing. */
+export function toastAnnouncement(snapshot: ToastSnapshot, type: ToastType, label: string): string | null {
+  return snapshot.hasTag('shown') && snapshot.context.content.type === type
+    ? announcementOf(label, snapshot.context.content)
+    : null;
+}
+
+export interface ToastCommands {
+  dismiss(): void;
+  swipeStart(point: Point, pointerType: string): void;
+  swipeMove(point: Point): void;
+  swipeEnd(): void;
+  swipeCancel(): void;
+  /** The pointer was taken away mid-gesture (capture lost): the swipe is cancelled. */
+  pointerLost(): void;
+}
+
+/** The toast's commands, bound to its actor's `send`. */
+export function toastCommands(send: (event: ToastEvent) => void): ToastCommands {
+  return {
+    dismiss: () => send({ type: 'toast.close' }),
+    swipeStart: ({ x, y }, pointerType) => send({ type: 'toast.swipeStart', x, y, pointerType }),
+    swipeMove: ({ x, y }) => send({ type: 'toast.swipeMove', x, y }),
+    swipeEnd: () => send({ type: 'toast.swipeEnd' }),
+    swipeCancel: () => send({ type: 'toast.swipeCancel' }),
+    pointerLost: () => send({ type: 'toast.pointerLost' }),
   };
 }

@@ -1,10 +1,11 @@
 /**
  * What the toast viewport needs from the toaster machine, as a pure function of its snapshot (Zag's
- * `connect()` idea): answers from tags and context, never from state names.
+ * `connect()` idea): answers from tags and context, never from state names; and its commands.
  */
 import type { SnapshotFrom } from 'xstate';
 import type { ToastEntry } from './toaster.entries';
-import type { ToasterMachine } from './toaster.machine';
+import type { ToasterEvent, ToasterMachine } from './toaster.machine';
+import type { PauseReason } from './toaster.utils';
 
 export type ToasterSnapshot = SnapshotFrom<ToasterMachine>;
 
@@ -33,5 +34,26 @@ export function toasterView(snapshot: ToasterSnapshot | undefined): ToasterView 
     paused,
     empty,
     rootAttributes: { 'data-paused': paused || undefined, 'data-empty': empty || undefined },
+  };
+}
+
+export interface ToasterCommands {
+  /** The viewport holds the timers (pointer over it, focus inside, ...). */
+  pause(reason: PauseReason): void;
+  resume(reason: PauseReason): void;
+}
+
+/** The viewport's commands. Each is sent only when it changes something, so pointer moves do not flood it. */
+export function toasterCommands(
+  toaster:
+    | { getSnapshot(): { can(event: ToasterEvent): boolean }; send(event: ToasterEvent): void }
+    | undefined,
+): ToasterCommands {
+  const report = (event: ToasterEvent) => {
+    if (toaster?.getSnapshot().can(event)) toaster.send(event);
+  };
+  return {
+    pause: (reason) => report({ type: 'viewport.pause', reason }),
+    resume: (reason) => report({ type: 'viewport.resume', reason }),
   };
 }

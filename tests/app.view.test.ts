@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { documentTitleOf, errorDocumentTitle } from '../machines/app.utils';
-import { appView } from '../machines/app.view';
+import { appCommands, appView, currentPathOf, prefetchTargetsOf } from '../machines/app.view';
 import { createAppError } from '../machines/errors';
 import { flush, startApp } from './support/appHarness';
 
@@ -15,6 +15,7 @@ describe('app view', () => {
     const app = await startApp();
     expect(appView(app.actor.getSnapshot())).toEqual({
       booting: true,
+      pageShown: false,
       busy: false,
       slow: false,
       firstSettle: true,
@@ -32,6 +33,7 @@ describe('app view', () => {
     const view = appView(app.actor.getSnapshot());
     expect(view).toMatchObject({
       booting: false,
+      pageShown: true,
       error: null,
       pageKey: '/campaign/1?tab=a',
       firstSettle: true,
@@ -54,6 +56,7 @@ describe('app view', () => {
     const view = appView(app.actor.getSnapshot());
     expect(view.error).toMatchObject({ statusCode: 404 });
     expect(view.documentTitle).toBe('404 - Page Not Found | campaign-web');
+    expect(view.pageShown).toBe(true);
   });
 
   it('writes error titles as status, message and app name', () => {
@@ -108,5 +111,30 @@ describe('page arrival (app machine actions)', () => {
     app.send({ type: 'nav.go', to: '/stop' });
     await flush();
     expect(app.arrivals).toEqual([]);
+  });
+});
+
+describe('app view selectors and commands', () => {
+  it('go sends nav.go, with replace only when asked', () => {
+    const sent: unknown[] = [];
+    const { go } = appCommands((event) => sent.push(event));
+    go('/campaign/1');
+    go('/login', { replace: true });
+    expect(sent).toEqual([
+      { type: 'nav.go', to: '/campaign/1' },
+      { type: 'nav.go', to: '/login', replace: true },
+    ]);
+  });
+
+  it('reads the current path and the prefetch targets', async () => {
+    const app = await signedOutApp();
+    expect(currentPathOf(app.actor.getSnapshot())).toBeUndefined();
+    app.send({ type: 'nav.popped', to: '/campaign/1' });
+    await app.finishLoad({ id: 1 }, 'Garden');
+    expect(currentPathOf(app.actor.getSnapshot())).toBe('/campaign/1');
+    expect(prefetchTargetsOf(app.actor.getSnapshot())).toEqual({
+      prerendered: app.actor.getSnapshot().context.prerendered,
+      buildId: app.actor.getSnapshot().context.build.id,
+    });
   });
 });

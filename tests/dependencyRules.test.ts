@@ -15,7 +15,7 @@ function lint(folder: string, source: string): { failed: boolean; output: string
   const file = join(root, folder, `planted-${process.pid}-${Math.random().toString(36).slice(2)}.ts`);
   writeFileSync(file, `${source}\n`);
   try {
-    const output = execFileSync(biome, ['lint', '--colors=off', file], {
+    const output = execFileSync(biome, ['lint', '--colors=off', '--only=style/noRestrictedImports', file], {
       cwd: root,
       encoding: 'utf8',
       stdio: 'pipe',
@@ -31,7 +31,13 @@ function lint(folder: string, source: string): { failed: boolean; output: string
 
 const violations = [
   { folder: 'machines', source: "export { config } from '../src/config';", rule: 'machines/ are pure' },
-  { folder: 'machines', source: "export { api } from '../server/api';", rule: 'machines/ are pure' },
+  { folder: 'machines', source: "export { buildServer } from '../server/app';", rule: 'machines/ are pure' },
+  { folder: 'machines', source: "export { createApiApp } from '../api/app';", rule: 'machines/ are pure' },
+  {
+    folder: 'machines',
+    source: "export { staticStyles } from '../build/staticStyles';",
+    rule: 'machines/ are pure',
+  },
   {
     folder: 'src/platform',
     source: "export { loadPage } from '../pages/registry';",
@@ -42,19 +48,48 @@ const violations = [
     source: "export { ErrorView } from '../pages/errorView';",
     rule: 'src/platform and src/ui import nothing from src/pages',
   },
+  { folder: 'src', source: "export { buildServer } from '../server/app';", rule: 'src/ runs in the browser' },
+  { folder: 'src', source: "export { createApiApp } from '../api/app';", rule: 'src/ runs in the browser' },
   {
     folder: 'src',
-    source: "export { api } from '../server/api';",
-    rule: 'src/ may import only the wire contract',
+    source: "export { staticStyles } from '../build/staticStyles';",
+    rule: 'src/ runs in the browser',
+  },
+  {
+    folder: 'src/platform',
+    source: "export { readApiConfig } from '../../api/config';",
+    rule: 'src/ runs in the browser',
+  },
+  {
+    folder: 'src/pages',
+    source: "export { prerenderPages } from '../../build/prerenderPages';",
+    rule: 'src/ runs in the browser',
   },
   {
     folder: 'server',
     source: "export { config } from '../src/config';",
     rule: 'server/ imports nothing from src/',
   },
+  {
+    folder: 'server',
+    source: "export { precompress } from '../build/precompress';",
+    rule: 'server/ never imports build/',
+  },
+  { folder: 'api', source: "export { config } from '../src/config';", rule: 'api/ stands alone' },
+  {
+    folder: 'api',
+    source: "export { staticStyles } from '../build/staticStyles';",
+    rule: 'api/ stands alone',
+  },
+  { folder: 'api', source: "export { buildServer } from '../server/app';", rule: 'api/ stands alone' },
+  {
+    folder: 'api/database',
+    source: "export { hashesOfBuild } from '../../server/inlineHashes';",
+    rule: 'api/ stands alone',
+  },
 ] as const;
 
-describe('dependency rules (biome.json noRestrictedImports)', () => {
+describe('dependency rules (biome.json noRestrictedImports)', { timeout: 30_000 }, () => {
   it.each(violations)('rejects $source in $folder/', ({ folder, source, rule }) => {
     const result = lint(folder, source);
     expect(result.failed).toBe(true);
@@ -63,9 +98,14 @@ describe('dependency rules (biome.json noRestrictedImports)', () => {
   });
 
   it.each([
-    { folder: 'src/platform', source: "export type { Profile } from '../../server/types';" },
+    { folder: 'src/platform', source: "export type { Profile } from '../../api/types';" },
     { folder: 'src/ui', source: "export { appView } from '../../machines/app.view';" },
     { folder: 'server', source: "export { routes } from '../machines/routes';" },
+    { folder: 'server', source: "export { createApiApp } from '../api/app';" },
+    { folder: 'api', source: "export { PGlite } from '@electric-sql/pglite';" },
+    { folder: 'build', source: "export { buildServer } from '../server/app';" },
+    { folder: 'build', source: "export { createApiApp } from '../api/app';" },
+    { folder: 'build', source: "export { routes } from '../machines/routes';" },
   ])('allows $source in $folder/', ({ folder, source }) => {
     const result = lint(folder, source);
     expect(result.output).not.toContain('noRestrictedImports');

@@ -170,6 +170,6 @@ describe('start-up failures', { timeout: 2 * STARTUP_MS }, () => {
 if (!POSTGRES_URL) {
   console.warn(
     '[process tests] TEST_DATABASE_URL is not set: the two-process test on PostgreSQL is SKIPPED ' +
-      '(scripts/with-postgres.sh runs it).',
+      '(scripts/ci/with-postgres.sh runs it).',
   );
 }

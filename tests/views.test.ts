@@ -2,10 +2,11 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, fromCallback, fromPromise } from 'xstate';
 import { colorModeMachine } from '../machines/colorMode.machine';
-import { colorModeView } from '../machines/colorMode.view';
+import { colorModeCommands, colorModeView } from '../machines/colorMode.view';
 import { type SessionUser, sessionMachine } from '../machines/session.machine';
-import { sessionView } from '../machines/session.view';
-import { toasterView } from '../machines/toaster.view';
+import { sessionCommands, sessionView } from '../machines/session.view';
+import { toastCommands } from '../machines/toast.view';
+import { toasterCommands, toasterView } from '../machines/toaster.view';
 import { flush } from './support/appHarness';
 import { testToaster } from './support/toasterHarness';
 
@@ -205,5 +206,65 @@ describe('toaster view', () => {
     expect(closing.entries.map((entry) => entry.open)).toEqual([false]);
     clock.increment(200);
     expect(toasterView(actor.getSnapshot())).toMatchObject({ empty: true, entries: [] });
+  });
+});
+
+describe('view commands: what a control asks, as the events the machine takes', () => {
+  it('colour mode: choose sends a preference and ignores anything else', () => {
+    const sent: unknown[] = [];
+    const { choose } = colorModeCommands((event) => sent.push(event));
+    choose('dark');
+    choose('sepia');
+    choose(null);
+    expect(sent).toEqual([{ type: 'colorMode.set', preference: 'dark' }]);
+    expect(() => colorModeCommands(undefined).choose('light')).not.toThrow();
+  });
+
+  it('session: sign in, sign out and save the profile', () => {
+    const sent: unknown[] = [];
+    const commands = sessionCommands((event) => sent.push(event));
+    commands.signIn('demo@example.com', 'secret');
+    commands.saveProfile('Demo');
+    commands.signOut();
+    expect(sent).toEqual([
+      { type: 'session.signIn', email: 'demo@example.com', password: 'secret' },
+      { type: 'session.saveProfile', displayName: 'Demo' },
+      { type: 'session.signOut' },
+    ]);
+  });
+
+  it('toast: dismiss and the swipe gestures', () => {
+    const sent: unknown[] = [];
+    const commands = toastCommands((event) => sent.push(event));
+    commands.swipeStart({ x: 1, y: 2 }, 'touch');
+    commands.swipeMove({ x: 3, y: 4 });
+    commands.swipeEnd();
+    commands.swipeCancel();
+    commands.pointerLost();
+    commands.dismiss();
+    expect(sent).toEqual([
+      { type: 'toast.swipeStart', x: 1, y: 2, pointerType: 'touch' },
+      { type: 'toast.swipeMove', x: 3, y: 4 },
+      { type: 'toast.swipeEnd' },
+      { type: 'toast.swipeCancel' },
+      { type: 'toast.pointerLost' },
+      { type: 'toast.close' },
+    ]);
+  });
+
+  it('toaster: pause and resume are sent only when the machine would take them', () => {
+    const sent: unknown[] = [];
+    let can = false;
+    const toaster = { getSnapshot: () => ({ can: () => can }), send: (event: unknown) => sent.push(event) };
+    const { pause, resume } = toasterCommands(toaster);
+    pause('pointer');
+    can = true;
+    pause('focus');
+    resume('focus');
+    expect(sent).toEqual([
+      { type: 'viewport.pause', reason: 'focus' },
+      { type: 'viewport.resume', reason: 'focus' },
+    ]);
+    expect(() => toasterCommands(undefined).pause('pointer')).not.toThrow();
   });
 });

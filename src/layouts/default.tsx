@@ -3,7 +3,7 @@ import { pathTo } from '../../machines/routes';
 import { css } from '../../styled-system/css';
 import { button } from '../../styled-system/recipes';
 import { config } from '../config';
-import { useAppView, useSessionRef, useSessionView } from '../ui/appActor';
+import { useAppView, useSessionView } from '../ui/appActor';
 import { LazyColorModeSwitch } from '../ui/ColorModeSwitch.lazy';
 import { Icon } from '../ui/Icon';
 import { Link } from '../ui/Link';
@@ -75,8 +75,7 @@ const container = css({ maxW: '6xl', mx: 'auto', px: { base: '4', md: '6' }, w: 
 
 /** The one layout: header with navigation, the page, a footer. */
 export function DefaultLayout({ children }: { readonly children: ReactNode }) {
-  const session = useSessionRef();
-  const { signedIn, signingOut } = useSessionView();
+  const { signedIn, signingOut, signOut } = useSessionView();
   const { busy, current } = useAppView();
   // Until the first page commits, main is empty: a footer would sit on screen only to jump below the fold
   // when the page arrives, a layout shift on every first load of a long page.
@@ -133,7 +132,7 @@ export function DefaultLayout({ children }: { readonly children: ReactNode }) {
               type="button"
               className={button({ visual: 'outline', size: 'sm' })}
               disabled={signingOut}
-              onClick={() => session?.send({ type: 'session.signOut' })}
+              onClick={() => signOut()}
             >
               <Icon name="lucide:log-out" />
               Sign out

@@ -3,7 +3,7 @@ import { RETURN_TO_PARAM, safeReturnTo } from '../../machines/returnTo';
 import { readQuery } from '../../machines/routes';
 import { css } from '../../styled-system/css';
 import { alert, button } from '../../styled-system/recipes';
-import { useSessionRef, useSessionView } from '../ui/appActor';
+import { useSessionView } from '../ui/appActor';
 import { Field } from '../ui/Field';
 import { PageHeader } from '../ui/PageHeader';
 import { card } from '../ui/styles';
@@ -26,8 +26,7 @@ function validate(email: string, password: string): FieldErrors {
 }
 
 function LoginPage({ location }: PageProps<undefined>) {
-  const session = useSessionRef();
-  const { busy, error: serverError } = useSessionView();
+  const { busy, error: serverError, signIn } = useSessionView();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [errors, setErrors] = useState<FieldErrors>({});
@@ -41,7 +40,7 @@ function LoginPage({ location }: PageProps<undefined>) {
       document.getElementById(found.email ? 'login-email' : 'login-password')?.focus();
       return;
     }
-    session?.send({ type: 'session.signIn', email: email.trim(), password });
+    signIn(email.trim(), password);
   }
 
   return (

@@ -1,7 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { css } from '../../styled-system/css';
 import { button } from '../../styled-system/recipes';
-import { useSessionRef, useSessionView } from '../ui/appActor';
+import { useSessionView } from '../ui/appActor';
 import { CardSection } from '../ui/CardSection';
 import { LazyColorModeSwitch } from '../ui/ColorModeSwitch.lazy';
 import { Field } from '../ui/Field';
@@ -14,13 +14,14 @@ const MAX_NAME = 60;
 const settingsWidth = css({ maxW: '2xl' });
 
 function ProfilePage() {
-  const session = useSessionRef();
   const {
     user,
     savingProfile: saving,
     profileSaved: saved,
     signingOut,
     profileError: serverError,
+    saveProfile,
+    signOut,
   } = useSessionView();
   const [displayName, setDisplayName] = useState(user?.displayName ?? '');
   const [error, setError] = useState<string | null>(null);
@@ -33,7 +34,7 @@ function ProfilePage() {
       return;
     }
     setError(null);
-    session?.send({ type: 'session.saveProfile', displayName: trimmed });
+    saveProfile(trimmed);
   }
 
   return (
@@ -86,7 +87,7 @@ function ProfilePage() {
             type="button"
             className={button({ visual: 'outline' })}
             disabled={signingOut}
-            onClick={() => session?.send({ type: 'session.signOut' })}
+            onClick={() => signOut()}
           >
             Sign out
           </button>

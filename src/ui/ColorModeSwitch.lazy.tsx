@@ -1,9 +1,7 @@
-import { useSelector } from '@xstate/react';
 import { memo } from 'react';
-import { colorModeView } from '../../machines/colorMode.view';
 import { css, cx } from '../../styled-system/css';
 import { lazyModule } from '../platform/lazyLoad';
-import { AppActor, sameView } from './appActor';
+import { useColorModeView } from './appActor';
 import type { ColorModeSwitchProps } from './ColorModeSwitch';
 import { item, options, root } from './colorModeSwitch.parts';
 import { Icon } from './Icon';
@@ -20,8 +18,7 @@ import { useLazyModule } from './useLazyModule';
 const switchCode = lazyModule(() => import('./ColorModeSwitch'));
 
 function StandIn({ compact = false }: ColorModeSwitchProps) {
-  const colorMode = AppActor.useSelector((snapshot) => snapshot.children.colorMode);
-  const { preference, forced } = useSelector(colorMode, colorModeView, sameView);
+  const { preference, forced } = useColorModeView();
   return (
     <div aria-hidden="true" className={css({ display: 'inline-flex', flexDirection: 'column', gap: '2' })}>
       <div className={root}>

@@ -1,9 +1,6 @@
 import { SegmentGroup } from '@ark-ui/react/segment-group';
-import { useSelector } from '@xstate/react';
-import { isColorModePreference } from '../../machines/colorMode.machine';
-import { colorModeView } from '../../machines/colorMode.view';
 import { css, cx } from '../../styled-system/css';
-import { AppActor, sameView } from './appActor';
+import { useColorModeView } from './appActor';
 import { item, options, root } from './colorModeSwitch.parts';
 import { Icon } from './Icon';
 import { visuallyHidden } from './styles';
@@ -16,16 +13,11 @@ export interface ColorModeSwitchProps {
 
 /**
  * The colour-mode preference as an Ark UI segment group, driven by the colour-mode machine: the value is
- * the machine's preference, a change is a `colorMode.set` event, and on a page that forces a mode the
+ * the machine's preference, a change is the view's `choose` command (a `colorMode.set` event), and on a page that forces a mode the
  * control is disabled because the machine would not take the event.
  */
 export function ColorModeSwitch({ compact = false }: ColorModeSwitchProps) {
-  const colorMode = AppActor.useSelector((snapshot) => snapshot.children.colorMode);
-  const { preference, forced, disabled, rootAttributes, settled } = useSelector(
-    colorMode,
-    colorModeView,
-    sameView,
-  );
+  const { preference, forced, disabled, rootAttributes, settled, choose } = useColorModeView();
   return (
     <div className={css({ display: 'inline-flex', flexDirection: 'column', gap: '2' })}>
       <SegmentGroup.Root
@@ -37,9 +29,7 @@ export function ColorModeSwitch({ compact = false }: ColorModeSwitchProps) {
         value={preference}
         disabled={disabled}
         {...rootAttributes}
-        onValueChange={({ value }) => {
-          if (isColorModePreference(value)) colorMode?.send({ type: 'colorMode.set', preference: value });
-        }}
+        onValueChange={({ value }) => choose(value)}
       >
         <SegmentGroup.Label className={visuallyHidden}>Color mode</SegmentGroup.Label>
         {options.map((option) => {

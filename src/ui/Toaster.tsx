@@ -11,20 +11,18 @@ import { Portal } from '@ark-ui/react/portal';
 import { toastAnatomy } from '@ark-ui/react/toast';
 import { useSelector } from '@xstate/react';
 import { type CSSProperties, type PointerEvent, useEffect, useRef } from 'react';
-import { toastView } from '../../machines/toast.view';
-import type { ToastEntry, ToasterEvent, ToastRef } from '../../machines/toaster.machine';
+import { type ToastView, toastAnnouncement, toastView } from '../../machines/toast.view';
+import type { ToastEntry, ToastRef } from '../../machines/toaster.machine';
 import {
   actionLabelOf,
-  announcementOf,
   assertToasterLabel,
   hotkeyLabel,
-  type PauseReason,
   type ToastPosition,
   type ToastType,
 } from '../../machines/toaster.utils';
 import { toast as toastRecipe } from '../../styled-system/recipes';
 import { config } from '../config';
-import { useToasterRef, useToasterView } from './appActor';
+import { useToasterView, useToastView } from './appActor';
 import { visuallyHidden } from './styles';
 
 const parts = toastAnatomy.build();
@@ -50,18 +48,10 @@ export interface ToasterProps {
 /** Mounted once, outside the page switch, so toasts outlive the error page and navigations. */
 export function Toaster({ label = config.toast.label, position = config.toast.position }: ToasterProps) {
   assertToasterLabel(label);
-  const toaster = useToasterRef();
-  const { entries, rootAttributes } = useToasterView();
+  const { entries, rootAttributes, pause, resume } = useToasterView();
   const classes = classesByPlacement[position];
   // Newest first, as the list is read and tabbed; the recipe stacks it from the screen edge.
   const newestFirst = [...entries].reverse();
-
-  /** Sends a pause or resume only when it changes something, so pointer moves do not flood the machine. */
-  const report = (event: ToasterEvent) => {
-    if (toaster?.getSnapshot().can(event)) toaster.send(event);
-  };
-  const pause = (reason: PauseReason) => report({ type: 'viewport.pause', reason });
-  const resume = (reason: PauseReason) => report({ type: 'viewport.resume', reason });
 
   const style = {
     '--toast-gap': `${config.toast.gapPx}px`,
@@ -101,7 +91,7 @@ export function Toaster({ label = config.toast.label, position = config.toast.po
 }
 
 function ToastItem({ actorRef, classes }: { readonly actorRef: ToastRef; readonly classes: ToastClasses }) {
-  const view = useSelector(actorRef, toastView, sameView);
+  const view = useToastView(actorRef, sameView);
   const element = useRef<HTMLLIElement>(null);
   const { content } = view;
 
@@ -114,16 +104,16 @@ function ToastItem({ actorRef, classes }: { readonly actorRef: ToastRef; readonl
     }
   }, [view.state]);
 
-  const close = () => actorRef.send({ type: 'toast.close' });
+  const close = view.dismiss;
   /** Set while the capture is released at pointer-up, so that release is not reported as a lost pointer. */
   const releasing = useRef(false);
   const onPointerMove = (event: PointerEvent<HTMLLIElement>) => {
     // A mouse moving with no button down is not dragging (its button may have come up elsewhere).
     if (event.pointerType === 'mouse' && event.buttons === 0) return;
-    actorRef.send({ type: 'toast.swipeMove', x: event.clientX, y: event.clientY });
-    // Once it is a swipe, keep the pointer even if it leaves the toast.
+    view.swipeMove({ x: event.clientX, y: event.clientY });
+    // Once it is a swipe, keep the pointer even if it leaves the toast (read now: the move may have made it one).
     const target = event.currentTarget;
-    if (actorRef.getSnapshot().hasTag('swiping') && !target.hasPointerCapture(event.pointerId)) {
+    if (toastView(actorRef.getSnapshot()).swiping && !target.hasPointerCapture(event.pointerId)) {
       target.setPointerCapture(event.pointerId);
     }
   };
@@ -146,22 +136,17 @@ function ToastItem({ actorRef, classes }: { readonly actorRef: ToastRef; readonl
       {...view.rootAttributes}
       onPointerDown={(event) => {
         if (event.button !== 0) return;
-        actorRef.send({
-          type: 'toast.swipeStart',
-          x: event.clientX,
-          y: event.clientY,
-          pointerType: event.pointerType,
-        });
+        view.swipeStart({ x: event.clientX, y: event.clientY }, event.pointerType);
       }}
       onPointerMove={onPointerMove}
       onPointerUp={(event) => {
-        actorRef.send({ type: 'toast.swipeEnd' });
+        view.swipeEnd();
         if (event.currentTarget.hasPointerCapture(event.pointerId)) {
           releasing.current = true;
           event.currentTarget.releasePointerCapture(event.pointerId);
         }
       }}
-      onPointerCancel={() => actorRef.send({ type: 'toast.swipeCancel' })}
+      onPointerCancel={view.swipeCancel}
       onLostPointerCapture={() => {
         // Our own release at pointer-up is no lost pointer. Its event can arrive late, after the next drag
         // has begun, and must not cancel that one.
@@ -169,7 +154,7 @@ function ToastItem({ actorRef, classes }: { readonly actorRef: ToastRef; readonl
           releasing.current = false;
           return;
         }
-        actorRef.send({ type: 'toast.pointerLost' });
+        view.pointerLost();
       }}
     >
       <div className={classes.content}>
@@ -237,7 +222,7 @@ function ToastItem({ actorRef, classes }: { readonly actorRef: ToastRef; readonl
   );
 }
 
-function sameView(a: ReturnType<typeof toastView>, b: ReturnType<typeof toastView>): boolean {
+function sameView(a: ToastView, b: ToastView): boolean {
   return (
     a.state === b.state &&
     a.paused === b.paused &&
@@ -284,10 +269,6 @@ function Announcement({
   readonly type: ToastType;
   readonly label: string;
 }) {
-  const text = useSelector(actorRef, (snapshot) =>
-    snapshot.hasTag('shown') && snapshot.context.content.type === type
-      ? announcementOf(label, snapshot.context.content)
-      : null,
-  );
+  const text = useSelector(actorRef, (snapshot) => toastAnnouncement(snapshot, type, label));
   return text ? <p>{text}</p> : null;
 }

@@ -1,8 +1,27 @@
 import { createActorContext, useSelector } from '@xstate/react';
+import { useMemo } from 'react';
 import { appMachine } from '../../machines/app.machine';
-import { type AppView, appView } from '../../machines/app.view';
-import { type SessionView, sessionView } from '../../machines/session.view';
-import { type ToasterView, toasterView } from '../../machines/toaster.view';
+import { type AppView, appView, isPageShown } from '../../machines/app.view';
+import {
+  type ColorModeCommands,
+  type ColorModeView,
+  colorModeCommands,
+  colorModeView,
+} from '../../machines/colorMode.view';
+import {
+  type SessionCommands,
+  type SessionView,
+  sessionCommands,
+  sessionView,
+} from '../../machines/session.view';
+import { type ToastCommands, type ToastView, toastCommands, toastView } from '../../machines/toast.view';
+import type { ToastRef } from '../../machines/toaster.machine';
+import {
+  type ToasterCommands,
+  type ToasterView,
+  toasterCommands,
+  toasterView,
+} from '../../machines/toaster.view';
 
 /** The root actor, provided once by `src/main.tsx` with the browser's implementations. */
 export const AppActor = createActorContext(appMachine);
@@ -32,14 +51,17 @@ export function useAppView(): AppView {
   return AppActor.useSelector(appView, sameView);
 }
 
-/** Everything a view needs from the session child (machines/session.view.ts). */
-export function useSessionView(): SessionView {
-  const session = AppActor.useSelector((snapshot) => snapshot.children.session);
-  return useSelector(session, sessionView, sameView);
+/** The first page (or the error page instead of it) is on screen; re-renders only when that changes. */
+export function usePageShown(): boolean {
+  return AppActor.useSelector(isPageShown);
 }
 
-export function useSessionRef() {
-  return AppActor.useSelector((snapshot) => snapshot.children.session);
+/** Everything a view needs from the session child, and its commands (machines/session.view.ts). */
+export function useSessionView(): SessionView & SessionCommands {
+  const session = AppActor.useSelector((snapshot) => snapshot.children.session);
+  const view = useSelector(session, sessionView, sameView);
+  const commands = useMemo(() => sessionCommands(session && ((event) => session.send(event))), [session]);
+  return { ...view, ...commands };
 }
 
 /** The toaster child (system id `toaster`), to send viewport events to. */
@@ -47,7 +69,31 @@ export function useToasterRef() {
   return AppActor.useSelector((snapshot) => snapshot.children.toaster);
 }
 
-/** Everything the toast viewport needs from the toaster child (machines/toaster.view.ts). */
-export function useToasterView(): ToasterView {
-  return useSelector(useToasterRef(), toasterView, sameView);
+/** Everything the toast viewport needs from the toaster child, and its commands (machines/toaster.view.ts). */
+export function useToasterView(): ToasterView & ToasterCommands {
+  const toaster = useToasterRef();
+  const view = useSelector(toaster, toasterView, sameView);
+  const commands = useMemo(() => toasterCommands(toaster), [toaster]);
+  return { ...view, ...commands };
+}
+
+/** Everything a toast's element needs from its actor, and its commands (machines/toast.view.ts). */
+export function useToastView(
+  toast: ToastRef,
+  compare: (a: ToastView, b: ToastView) => boolean,
+): ToastView & ToastCommands {
+  const view = useSelector(toast, toastView, compare);
+  const commands = useMemo(() => toastCommands((event) => toast.send(event)), [toast]);
+  return { ...view, ...commands };
+}
+
+/** Everything a colour-mode control needs from the colour-mode child, and its command (machines/colorMode.view.ts). */
+export function useColorModeView(): ColorModeView & ColorModeCommands {
+  const colorMode = AppActor.useSelector((snapshot) => snapshot.children.colorMode);
+  const view = useSelector(colorMode, colorModeView, sameView);
+  const commands = useMemo(
+    () => colorModeCommands(colorMode && ((event) => colorMode.send(event))),
+    [colorMode],
+  );
+  return { ...view, ...commands };
 }

@@ -2,7 +2,7 @@ import { bench, describe } from 'vitest';
 import { createActor } from 'xstate';
 import { testToaster } from '../support/toasterHarness';
 
-/** The machines' own cost per toast: no DOM, time on a simulated clock. Memory is scripts/bench-toasts.mjs. */
+/** The machines' own cost per toast: no DOM, time on a simulated clock. Memory is scripts/bench/bench-toasts.mjs. */
 function startToaster() {
   const { logic, clock } = testToaster();
   return { actor: createActor(logic, { clock }).start(), clock };

@@ -1,8 +1,9 @@
 // Test support for the demo API: databases to run it on (PGlite in memory always, PostgreSQL when
 // TEST_DATABASE_URL points at a server), and a small client over Fastify's inject.
+
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import getPort from 'get-port';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
@@ -21,7 +22,7 @@ export function backends(): DatabaseConfig['kind'][] {
     warned = true;
     console.warn(
       '\n[api tests] TEST_DATABASE_URL is not set: the PostgreSQL runs of the API tests are SKIPPED; ' +
-        'only PGlite was tested. `scripts/with-postgres.sh npx vitest run` starts a throw-away server.\n',
+        'only PGlite was tested. `scripts/ci/with-postgres.sh npx vitest run` starts a throw-away server.\n',
     );
   }
   return ['pglite'];
@@ -143,14 +144,5 @@ export function ids(res: LightMyRequestResponse): number[] {
 
 /** A loopback port nobody holds right now. */
 export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
+  return getPort();
 }

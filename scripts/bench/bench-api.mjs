@@ -1,6 +1,6 @@
 // API benchmark: throughput and latency of the demo API (api/main.ts) on loopback with
 // autocannon, for the campaign list, one campaign and a sign-in, on PGlite and, when
-// TEST_DATABASE_URL names a PostgreSQL server (scripts/with-postgres.sh sets one up), on PostgreSQL.
+// TEST_DATABASE_URL names a PostgreSQL server (scripts/ci/with-postgres.sh sets one up), on PostgreSQL.
 // Figures, never pass/fail. Bounded: BENCH_API_SECONDS (default 5) per endpoint and backend.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -8,13 +8,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import getPort from 'get-port';
 import pg from 'pg';
-import { freePort } from './free-port.mjs';
 
 const seconds = Number(process.env.BENCH_API_SECONDS) || 5;
 
 async function startServer(env) {
-  const port = await freePort();
+  const port = await getPort();
   const child = spawn(process.execPath, ['--import', 'tsx', 'api/main.ts'], {
     env: { ...process.env, DATABASE_URL: '', DATA_DIR: '', ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],

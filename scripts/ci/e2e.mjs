@@ -4,8 +4,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { findChromium } from './find-chromium.mjs';
-import { freePort } from './free-port.mjs';
+import getPort from 'get-port';
+import { findChromium } from '../ci/find-chromium.mjs';
 
 const chromium = findChromium();
 if (!chromium) {
@@ -20,7 +20,7 @@ if (!existsSync(`${outDir}/index.html`) || !existsSync('dist-server/main.mjs')) 
   process.exit(1);
 }
 
-const port = await freePort();
+const port = await getPort();
 const dataDir = mkdtempSync(join(tmpdir(), 'campaign-web-e2e-'));
 const result = spawnSync('npx', ['playwright', 'test', ...process.argv.slice(2)], {
   stdio: 'inherit',

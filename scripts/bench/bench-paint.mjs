@@ -8,14 +8,14 @@
 //  - real content: when the page's main heading was painted (Element Timing on `main h1`, tagged by an
 //    init script as soon as the element exists, whether the parser or React made it);
 //  - LCP: the last largest-contentful-paint candidate before the page settled.
-// Usage: node scripts/bench-paint.mjs [loads per case, default 10]
+// Usage: node scripts/bench/bench-paint.mjs [loads per case, default 10]
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from '@playwright/test';
-import { DESKTOP_CHROME_UA, requireChromium } from './find-chromium.mjs';
-import { freePort } from './free-port.mjs';
+import getPort from 'get-port';
+import { DESKTOP_CHROME_UA, requireChromium } from '../ci/find-chromium.mjs';
 
 const LOADS = Math.max(10, Number(process.argv[2]) || 10);
 const PATHS = ['/', '/campaign/1'];
@@ -28,7 +28,7 @@ if (!existsSync('dist/200.html')) {
 }
 const shell = readFileSync('dist/200.html', 'utf8');
 
-const port = await freePort();
+const port = await getPort();
 const base = `http://127.0.0.1:${port}`;
 const dataDir = mkdtempSync(join(tmpdir(), 'campaign-web-bench-paint-'));
 const server = spawn(

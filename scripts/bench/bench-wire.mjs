@@ -2,19 +2,19 @@
 // assertions. Chromium (which asks for `br`) loads `/` on a cold cache until the landing page is on screen;
 // every response is counted as the network saw it (headers + encoded body, from Playwright's request sizes)
 // next to its decoded size, grouped by kind. A second load shows what revalidation costs.
-// Usage: node scripts/bench-wire.mjs   (after `npm run build`)
+// Usage: node scripts/bench/bench-wire.mjs   (after `npm run build`)
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from '@playwright/test';
-import { DESKTOP_CHROME_UA, requireChromium } from './find-chromium.mjs';
-import { freePort } from './free-port.mjs';
+import getPort from 'get-port';
+import { DESKTOP_CHROME_UA, requireChromium } from '../ci/find-chromium.mjs';
 
 const UA = DESKTOP_CHROME_UA;
 const executablePath = requireChromium();
 
-const port = await freePort();
+const port = await getPort();
 const dataDir = mkdtempSync(join(tmpdir(), 'campaign-web-bench-wire-'));
 const base = `http://127.0.0.1:${port}`;
 const server = spawn(process.execPath, ['dist-server/main.mjs'], {

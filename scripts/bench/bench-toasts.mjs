@@ -7,14 +7,14 @@
 //
 // It runs against the Vite dev server so it can `import()` the very module the app uses (src/platform/toast.ts);
 // nothing is put on `window`. Dev builds of React are heavier than production ones: compare before with after.
-// Usage: node scripts/bench-toasts.mjs [count]
+// Usage: node scripts/bench/bench-toasts.mjs [count]
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from '@playwright/test';
+import getPort from 'get-port';
 import { createServer as createViteServer } from 'vite';
-import { DESKTOP_CHROME_UA, requireChromium } from './find-chromium.mjs';
-import { freePort } from './free-port.mjs';
+import { DESKTOP_CHROME_UA, requireChromium } from '../ci/find-chromium.mjs';
 
 const TOTAL = Number(process.argv[2]) || 10_000;
 const PER_ROUND = 5;
@@ -24,7 +24,7 @@ const UA = DESKTOP_CHROME_UA;
 
 const executablePath = requireChromium();
 
-const port = await freePort();
+const port = await getPort();
 const dataDir = mkdtempSync(join(tmpdir(), 'campaign-web-bench-'));
 const base = `http://127.0.0.1:${port}`;
 process.env.DATA_DIR = dataDir;

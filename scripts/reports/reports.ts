@@ -1,8 +1,8 @@
 /**
  * `npm run reports [-- --json] [--limit N]`: recent reports grouped by error and build, with counts, and the
- * 75th percentile of each web vital per route. Reads the server's database (scripts/reportSource.ts).
+ * 75th percentile of each web vital per route. Reads the server's database (scripts/reports/reportSource.ts).
  */
-import type { StoredReport, VitalName } from '../api/types.ts';
+import type { StoredReport, VitalName } from '../../api/types.ts';
 import { ReportSourceError, readReports } from './reportSource.ts';
 
 interface ErrorGroup {

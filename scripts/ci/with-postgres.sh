@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Runs a command with TEST_DATABASE_URL pointing at a throw-away PostgreSQL server: a fresh cluster in a
 # temp folder on a free loopback port, stopped and deleted afterwards, whatever the command's outcome.
-#   scripts/with-postgres.sh npx vitest run tests/server.api.test.ts
+#   scripts/ci/with-postgres.sh npx vitest run tests/server.api.test.ts
 # Needs Debian's server binaries (`apt-get install postgresql`); PostgreSQL refuses to run as root,
 # so as root the cluster belongs to the `postgres` user the package creates.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 bindir="${PG_BINDIR:-$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)}"
 if [ -z "$bindir" ] || [ ! -x "$bindir/initdb" ]; then
@@ -16,7 +16,7 @@ as_owner=()
 if [ "$(id -u)" -eq 0 ]; then as_owner=(runuser -u postgres --); fi
 
 dir="$(mktemp -d /tmp/campaign-web-pg.XXXXXX)"
-port="$(node --input-type=module -e "import { freePort } from './scripts/free-port.mjs'; console.log(await freePort())")"
+port="$(node --input-type=module -e "import getPort from 'get-port'; console.log(await getPort())")"
 if [ ${#as_owner[@]} -gt 0 ]; then chown postgres "$dir"; fi
 
 stop() {

@@ -19,8 +19,8 @@ import { tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
-import { findChromium } from './find-chromium.mjs';
-import { freePort } from './free-port.mjs';
+import getPort from 'get-port';
+import { findChromium } from '../ci/find-chromium.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS) || 10;
 const LIGHTHOUSE_RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
@@ -229,7 +229,7 @@ async function main() {
   const chrome = findChromium();
   if (!chrome) throw new Error('No Chromium (set CHROME_PATH).');
   const dataDir = await mkdtemp(join(tmpdir(), 'bench-web-'));
-  const apiPort = await freePort();
+  const apiPort = await getPort();
   const api = spawn(
     'npx',
     ['vite', 'preview', '--host', '127.0.0.1', '--port', String(apiPort), '--strictPort'],
@@ -251,7 +251,7 @@ async function main() {
       { name: 'reference', root: referenceRoot, fallback: '200.html' },
     ];
     for (const app of apps) {
-      const port = await freePort();
+      const port = await getPort();
       const server = staticServer(app.root, app.fallback, app.proxy);
       await listen(server, port);
       servers.push(server);

@@ -3,12 +3,12 @@
 //  2. every chunk of the build;
 //  3. navigation throughput of the app machine with instant fake page loads (the machine's own cost), and the
 //     toaster's (tests/bench);
-//  4. toast memory in Chromium (scripts/bench-toasts.mjs);
-//  5. the bytes sent over the wire for the first load of `/` from the production server (scripts/bench-wire.mjs);
-//  6. demo API throughput and latency on PGlite and PostgreSQL (scripts/bench-api.mjs);
-//  6b. this app side by side with the reference build in Chromium (scripts/bench-web.mjs): first-load bytes,
+//  4. toast memory in Chromium (scripts/bench/bench-toasts.mjs);
+//  5. the bytes sent over the wire for the first load of `/` from the production server (scripts/bench/bench-wire.mjs);
+//  6. demo API throughput and latency on PGlite and PostgreSQL (scripts/bench/bench-api.mjs);
+//  6b. this app side by side with the reference build in Chromium (scripts/bench/bench-web.mjs): first-load bytes,
 //     FCP, LCP, navigation cold and after hover, Lighthouse; with ratios.
-//  7. first paint of `/` and `/campaign/1`, prerendered and as an SPA shell (scripts/bench-paint.mjs).
+//  7. first paint of `/` and `/campaign/1`, prerendered and as an SPA shell (scripts/bench/bench-paint.mjs).
 import { execSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
@@ -73,18 +73,23 @@ console.log('\n== App machine navigation throughput ==');
 execSync('npx vitest bench --run tests/bench --reporter=default', { stdio: 'inherit' });
 
 // Toast memory in Chromium: 10,000 toasts created and dismissed; live actors, DOM nodes and heap before/after.
-execSync('node scripts/bench-toasts.mjs', { stdio: 'inherit' });
+execSync('node scripts/bench/bench-toasts.mjs', { stdio: 'inherit' });
 
 // Wire bytes of the first load of `/` (brotli) from the production server, cold and warm.
-execSync('node scripts/bench-wire.mjs', { stdio: 'inherit' });
+execSync('node scripts/bench/bench-wire.mjs', { stdio: 'inherit' });
 // Demo API req/s and p50/p99 on PGlite, and on a throw-away PostgreSQL server when one can be started.
 const pgInstalled =
   execSync('ls /usr/lib/postgresql/*/bin/initdb 2>/dev/null || true').toString().trim() !== '';
-execSync(pgInstalled ? 'scripts/with-postgres.sh node scripts/bench-api.mjs' : 'node scripts/bench-api.mjs', {
-  stdio: 'inherit',
-});
+execSync(
+  pgInstalled
+    ? 'scripts/ci/with-postgres.sh node scripts/bench/bench-api.mjs'
+    : 'node scripts/bench/bench-api.mjs',
+  {
+    stdio: 'inherit',
+  },
+);
 
 // The web figures and ratios to the reference build (issue 13).
-execSync('node scripts/bench-web.mjs', { stdio: 'inherit' });
+execSync('node scripts/bench/bench-web.mjs', { stdio: 'inherit' });
 // First contentful paint, the main heading's paint and LCP, prerendered against the SPA shell (medians of 10).
-execSync('node scripts/bench-paint.mjs', { stdio: 'inherit' });
+execSync('node scripts/bench/bench-paint.mjs', { stdio: 'inherit' });

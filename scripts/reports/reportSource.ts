@@ -3,10 +3,10 @@
  * folder or DATABASE_URL, as server/api/config.ts reads them), or, with REPORTS_URL and REPORTS_TOKEN, the
  * running server's GET /api/reports (the way in while a server holds the embedded database's lock).
  */
-import { readApiConfig } from '../api/config.ts';
-import { DatabaseOpenError, openDatabase } from '../api/database/open.ts';
-import { listReports } from '../api/reports.ts';
-import type { StoredReport } from '../api/types.ts';
+import { readApiConfig } from '../../api/config.ts';
+import { DatabaseOpenError, openDatabase } from '../../api/database/open.ts';
+import { listReports } from '../../api/reports.ts';
+import type { StoredReport } from '../../api/types.ts';
 
 export class ReportSourceError extends Error {}
 

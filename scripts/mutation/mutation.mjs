@@ -79,14 +79,14 @@ if (all.score < threshold) {
   console.error(`mutation: the score is below the threshold of ${threshold} %`);
   process.exit(1);
 }
-// Every mutant left alive needs a recorded reason (scripts/mutation-survivors.mjs); in CI a new one fails the run.
+// Every mutant left alive needs a recorded reason (scripts/mutation/mutation-survivors.mjs); in CI a new one fails the run.
 const unexplained = explain(survivorsOf(report), readReasons()).filter(
   (survivor) => survivor.reason === null,
 );
 if (unexplained.length > 0) {
   console.error(
     `mutation: ${unexplained.length} surviving mutant(s) have no reason in ${REASONS_DIR}/ ` +
-      '(`node scripts/mutation-survivors.mjs --todo machines/<file>.ts` lists them): kill each with a test, or ' +
+      '(`node scripts/mutation/mutation-survivors.mjs --todo machines/<file>.ts` lists them): kill each with a test, or ' +
       'record why it is equivalent or harmless',
   );
   if (ci) process.exit(1);

@@ -1,5 +1,5 @@
 // Screenshots of every page in light and dark, narrow and wide, for looking at what we build.
-// Usage: node scripts/screenshots.mjs <baseURL> [outDir]
+// Usage: node scripts/assets/screenshots.mjs <baseURL> [outDir]
 import { mkdirSync } from 'node:fs';
 import { chromium } from '@playwright/test';
 

@@ -1,12 +1,12 @@
 // Draws the fixture campaigns' pictures (api/fixtures/images/campaigns/campaign-{id}.jpg) from SVG art.
-// The JPEGs are committed; run this only to change them: `node scripts/generate-campaign-images.mjs`.
+// The JPEGs are committed; run this only to change them: `node scripts/assets/generate-campaign-images.mjs`.
 // Flat shapes and gradients keep each file small (1200x800, quality 70, well under 80 KB).
 import { mkdirSync, statSync } from 'node:fs';
 import sharp from 'sharp';
 
 const W = 1200;
 const H = 800;
-const out = new URL('../api/fixtures/images/campaigns/', import.meta.url);
+const out = new URL('../../api/fixtures/images/campaigns/', import.meta.url);
 
 const svg = (defs, body) =>
   `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}"><defs>${defs}</defs>${body}</svg>`;

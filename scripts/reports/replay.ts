@@ -7,8 +7,8 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { ReportBody, StoredReport } from '../api/types.ts';
-import { describeState, regressionTestSource, replayReport } from '../tests/support/replay.ts';
+import type { ReportBody, StoredReport } from '../../api/types.ts';
+import { describeState, regressionTestSource, replayReport } from '../../tests/support/replay.ts';
 import { ReportSourceError, readReports } from './reportSource.ts';
 
 const args = process.argv.slice(2);
