@@ -5,8 +5,8 @@
  */
 import type { ReportBody, ReportedVital } from '../../api/types';
 import type { ReportsConfig } from '../config';
-import type { EventLogView, ReportCause, Send } from './eventLog';
 import { barePath, scrubEvent, scrubText } from './reportScrub';
+import type { EventLogView, ReportCause, Send } from './reportTypes';
 
 type Fetch = typeof fetch;
 
