@@ -15,6 +15,7 @@ import Fastify, {
   LogController,
 } from 'fastify';
 import { readApiConfig } from '../api/config.ts';
+import { FORM_TEMPLATE_DIR } from '../machines/formState.ts';
 import { routeRules, rulesFor } from '../machines/routeRules.ts';
 import { parseLocation } from '../machines/routes.ts';
 import { demoApiAdapter } from './demoApiAdapter.ts';
@@ -283,11 +284,18 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     return { status: 'ok', buildId };
   });
 
-  // --- The demo API (api/plugin.ts), on the database its configuration names under dataDir. ---
+  // --- The demo API (api/plugin.ts) under /api, on the database its configuration names under dataDir. ---
+  // Its form routes (POST /login, /logout, /profile) answer a failed sign-in with the prerendered /login
+  // filled in, from the failure template the build writes beside it.
+  const loginTemplateFile = path.join(distDir, FORM_TEMPLATE_DIR, 'login.html');
+  let loginTemplate: Promise<string | undefined> | undefined;
   await app.register(demoApiAdapter, {
-    prefix: '/api',
     config: readApiConfig({ ...process.env, DATA_DIR: options.dataDir }),
     log: consoleLike(app.log),
+    loginTemplate: () => {
+      loginTemplate ??= readFile(loginTemplateFile, 'utf8').catch(() => undefined);
+      return loginTemplate;
+    },
   });
 
   const iconHandler = async (request: FastifyRequest, reply: FastifyReply) => {
