@@ -39,11 +39,12 @@ export interface FormsPluginOptions {
 export type FormFields = Record<string, string>;
 
 export function parseFormBody(body: string): FormFields {
-  const fields: FormFields = {};
+  const fields = new Map<string, string>();
   for (const [name, value] of new URLSearchParams(body)) {
-    if (!Object.hasOwn(fields, name)) fields[name] = value;
+    if (!fields.has(name)) fields.set(name, value);
   }
-  return fields;
+  // fromEntries defines own properties: a field called `__proto__` is a field, never the prototype.
+  return Object.fromEntries(fields);
 }
 
 function escapeHtml(text: string): string {
@@ -157,3 +158,31 @@ export const formsPlugin: FastifyPluginAsync<FormsPluginOptions> = async (app, o
     },
   );
 };
+
+/**
+ * The app shell (`200.html`, what a page that is not prerendered gets, `/profile` say) for a signed-in visitor
+ * whose JavaScript does not run: its `<noscript>` notice gains the profile form and the sign-out form, which
+ * post to the routes above. Undefined for anyone not signed in (the shell as built). A browser running scripts
+ * never shows a `<noscript>`, so the app's own page is unchanged.
+ */
+export async function shellForSignedIn(
+  shell: string,
+  accounts: Accounts,
+  cookieHeader: string | undefined,
+): Promise<string | undefined> {
+  if (!cookieHeader || !shell.includes('</noscript>')) return undefined;
+  const user = await accounts.sessions.user(fastifyCookie.parse(cookieHeader)[accounts.cookieName]);
+  if (!user) return undefined;
+  const forms = [
+    `<div class="boot-forms">`,
+    `<p>Signed in as ${escapeHtml(user.email)}.</p>`,
+    `<form method="post" action="${FORM_PATHS.profile}">`,
+    `<label for="noscript-name">Display name</label>`,
+    `<input id="noscript-name" name="displayName" autocomplete="nickname" maxlength="120" value="${escapeHtml(user.displayName)}">`,
+    `<button type="submit">Save changes</button>`,
+    `</form>`,
+    `<form method="post" action="${FORM_PATHS.logout}"><button type="submit">Sign out</button></form>`,
+    `</div>`,
+  ].join('');
+  return shell.replace('</noscript>', () => `${forms}</noscript>`);
+}

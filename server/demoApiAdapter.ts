@@ -6,7 +6,7 @@
  * is built; its answers go through the server's hooks (security headers, request logs, compression).
  */
 import type { FastifyPluginAsync } from 'fastify';
-import { createAccounts } from '../api/accounts.ts';
+import { type Accounts, createAccounts } from '../api/accounts.ts';
 import { type ApiConfig, readApiConfig } from '../api/config.ts';
 import { openDatabase } from '../api/database/open.ts';
 import { formsPlugin } from '../api/forms.ts';
@@ -18,6 +18,8 @@ export interface DemoApiAdapterOptions {
   log: Pick<Console, 'error'>;
   /** The failure template of `/login` for the form routes (api/forms.ts). */
   loginTemplate: () => Promise<string | undefined>;
+  /** Receives the accounts the routes share (the server renders the no-JavaScript shell with them). */
+  onAccounts?: (accounts: Accounts) => void;
 }
 
 export const demoApiAdapter: FastifyPluginAsync<DemoApiAdapterOptions> = async (app, options) => {
@@ -26,6 +28,7 @@ export const demoApiAdapter: FastifyPluginAsync<DemoApiAdapterOptions> = async (
   app.addHook('onClose', () => database.close());
   // One set of accounts for both adapters: the JSON API under /api and the HTML forms at the root.
   const accounts = createAccounts({ db: database.db, config });
+  options.onAccounts?.(accounts);
   await app.register(apiPlugin, { prefix: '/api', db: database.db, config, accounts, log: options.log });
   await app.register(formsPlugin, {
     accounts,
