@@ -110,7 +110,10 @@ test.describe('without JavaScript', () => {
 });
 
 test.describe('before the app has started', () => {
-  /** Holds the app's scripts back until `release()`: the page is the prerendered HTML until then. */
+  /**
+   * Holds the app's scripts back until `release()`: the page is the prerendered HTML until then. (Module
+   * scripts hold DOMContentLoaded back too, so pages are opened with `waitUntil: 'commit'`.)
+   */
   async function holdScripts(page: Page) {
     const held: Route[] = [];
     let released = false;
@@ -128,7 +131,7 @@ test.describe('before the app has started', () => {
 
   test('a sign-in typed and submitted before hydration lands signed in', async ({ page }) => {
     await holdScripts(page);
-    await page.goto('/login?redirect=/profile', { waitUntil: 'domcontentloaded' });
+    await page.goto('/login?redirect=/profile', { waitUntil: 'commit' });
     await expect(page.getByRole('button', { name: 'Sign in' })).toBeEnabled();
     await page.getByLabel('Email').fill(DEMO.email);
     await page.getByLabel('Password').fill(DEMO.password);
@@ -143,7 +146,7 @@ test.describe('before the app has started', () => {
 
   test('text typed before hydration is still there after it', async ({ page }) => {
     const scripts = await holdScripts(page);
-    await page.goto('/login', { waitUntil: 'domcontentloaded' });
+    await page.goto('/login', { waitUntil: 'commit' });
     await page.getByLabel('Email').pressSequentially('early@example.com');
     await page.getByLabel('Password').pressSequentially('typed early');
     await scripts.release();
@@ -158,7 +161,7 @@ test.describe('before the app has started', () => {
 
   test('the gallery’s toast buttons are disabled until the app has started, then work', async ({ page }) => {
     const scripts = await holdScripts(page);
-    await page.goto('/campaign/components/info', { waitUntil: 'domcontentloaded' });
+    await page.goto('/campaign/components/info', { waitUntil: 'commit' });
     const show = page.getByRole('button', { name: 'Show toast', exact: true });
     await expect(show).toBeDisabled();
     await expect(show).toHaveAttribute('aria-disabled', 'true');
