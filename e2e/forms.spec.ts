@@ -172,6 +172,6 @@ test.describe('before the app has started', () => {
     await expect(show).not.toHaveAttribute('aria-disabled');
     expect(await show.boundingBox()).toEqual(box);
     await show.click();
-    await expect(page.getByText('Changes saved')).toBeVisible();
+    await expect(page.getByText('Changes saved', { exact: true })).toBeVisible();
   });
 });

@@ -3,7 +3,7 @@ import { RETURN_TO_PARAM, safeReturnTo } from '../../machines/returnTo';
 import { readQuery } from '../../machines/routes';
 import { css } from '../../styled-system/css';
 import { alert, button } from '../../styled-system/recipes';
-import { forgetFormState, initialFormState } from '../platform/formState';
+import { forgetFormState, initialFormState, typedBeforeHydration } from '../platform/formState';
 import { useSessionRef, useSessionView } from '../ui/appActor';
 import { Field } from '../ui/Field';
 import { PageHeader } from '../ui/PageHeader';
@@ -32,8 +32,8 @@ function LoginPage({ location }: PageProps<undefined>) {
   // A sign-in posted before the app ran comes back from the server (api/forms.ts) with its message and the
   // email typed: the first render shows them as the server sent them, so hydration matches.
   const [posted] = useState(() => initialFormState('login'));
-  const [email, setEmail] = useState(posted?.email ?? '');
-  const [password, setPassword] = useState('');
+  const [email, setEmail] = useState(() => typedBeforeHydration('login-email') || (posted?.email ?? ''));
+  const [password, setPassword] = useState(() => typedBeforeHydration('login-password'));
   const [errors, setErrors] = useState<FieldErrors>({});
   const [postedError, setPostedError] = useState(posted?.error ?? null);
   const serverError = sessionError ?? postedError;

@@ -33,3 +33,14 @@ export function forgetFormState(): void {
 export function provideFormState(state: FormState | null | undefined): void {
   provided = state;
 }
+
+/**
+ * What is in a field of the prerendered page right now: a visitor may have typed before the app started, and
+ * React hydrates a controlled input with the value its state holds, so the state must start from the field's.
+ * Empty on the server and when the page is rendered after a navigation (the field does not exist yet).
+ */
+export function typedBeforeHydration(id: string): string {
+  if (typeof document === 'undefined') return '';
+  const field = document.getElementById(id);
+  return field instanceof HTMLInputElement ? field.value : '';
+}
