@@ -35,7 +35,8 @@ export default defineConfig({
     command: 'node dist-server/main.mjs',
     url: `${baseURL}/healthz`,
     reuseExistingServer: false,
-    timeout: 60_000,
+    // A fresh database is migrated and seeded (argon2 hashes) before it listens: slow on a loaded machine.
+    timeout: Number(process.env.E2E_SERVER_TIMEOUT_MS) || 60_000,
     // Its one-line request logs would drown Playwright's report; errors still show.
     stdout: 'ignore',
     stderr: 'pipe',

@@ -1,6 +1,8 @@
 import Fastify, { type FastifyInstance } from 'fastify';
+import { createAccounts } from './accounts.ts';
 import { type ApiConfig, readApiConfig } from './config.ts';
 import { type OpenDatabase, openDatabase } from './database/open.ts';
+import { formsPlugin } from './forms.ts';
 import { apiPlugin } from './plugin.ts';
 
 export interface ApiAppOptions {
@@ -11,10 +13,13 @@ export interface ApiAppOptions {
   log?: Pick<Console, 'error'>;
   /** Fastify's trustProxy: believe X-Forwarded-For for the client address (behind a proxy). */
   trustProxy?: boolean | string;
+  /** The failure template of `/login` for the form routes (api/forms.ts); none: a plain failure page. */
+  loginTemplate?: () => Promise<string | undefined>;
 }
 
 /**
- * A Fastify instance serving only the demo API under /api: what `vite` and `vite preview` route
+ * A Fastify instance serving only the demo API under /api and its form routes (`POST /login`, `/logout`,
+ * `/profile`, api/forms.ts): what `vite` and `vite preview` route
  * /api/* into, what tests inject requests into, and what api/main.ts listens with.
  * Resolves once the database is open and migrated, or rejects with a DatabaseOpenError.
  */
@@ -25,11 +30,19 @@ export async function createApiApp(
   const database = options.database ?? (await openDatabase(config.database));
   const app = Fastify({ logger: false, trustProxy: options.trustProxy ?? false });
   if (!options.database) app.addHook('onClose', () => database.close());
+  const accounts = createAccounts({ db: database.db, config, ...(options.now ? { now: options.now } : {}) });
   await app.register(apiPlugin, {
     prefix: '/api',
     db: database.db,
     config,
+    accounts,
     ...(options.now ? { now: options.now } : {}),
+    ...(options.log ? { log: options.log } : {}),
+  });
+  await app.register(formsPlugin, {
+    accounts,
+    bodyLimitBytes: config.bodyLimitBytes,
+    loginTemplate: options.loginTemplate ?? (async () => undefined),
     ...(options.log ? { log: options.log } : {}),
   });
   try {

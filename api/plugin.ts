@@ -1,15 +1,13 @@
 import fastifyCookie from '@fastify/cookie';
 import { Ajv } from 'ajv';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
+import { type Accounts, createAccounts, publicUser } from './accounts.ts';
 import type { ApiConfig } from './config.ts';
 import type { Database, User } from './database/schema.ts';
 import { describeError, type FieldMessages, HttpError } from './errors.ts';
-import { Passwords } from './passwords.ts';
 import { reportRoutes } from './reports.ts';
 import * as schemas from './schemas.ts';
-import { Sessions } from './sessions.ts';
-import { SignInLimits, TooManyAttempts } from './signInLimits.ts';
 import type {
   Campaign,
   CampaignListResponse,
@@ -17,7 +15,6 @@ import type {
   CampaignSummary,
   ProfileResponse,
   ProfileUpdateRequest,
-  PublicUser,
   SessionResponse,
   SignInRequest,
   SignInResponse,
@@ -30,6 +27,8 @@ export interface ApiPluginOptions {
   now?: () => number;
   /** Where unexpected failures are reported. */
   log?: Pick<Console, 'error'>;
+  /** Shared with the form routes (api/forms.ts) when both are served; otherwise made here. */
+  accounts?: Accounts;
 }
 
 declare module 'fastify' {
@@ -41,7 +40,6 @@ declare module 'fastify' {
   }
 }
 
-const DISPLAY_NAME_MAX = 60;
 /** Longer API URLs are refused with a 414: no route of this API needs more, and the router's limit is 2048. */
 const MAX_URL_LENGTH = 2048;
 /** How much of an unknown path a 404 message echoes back. */
@@ -59,10 +57,8 @@ export const apiPlugin: FastifyPluginAsync<ApiPluginOptions> = async (app, optio
   const { db, config } = options;
   const now = options.now ?? Date.now;
   const log = options.log ?? console;
-  const sessions = new Sessions(db, config.sessions, now);
-  const passwords = new Passwords(config.passwords.argon2, config.passwords.maxConcurrent);
-  const limits = new SignInLimits(db, config.signInLimits);
-  const cookieName = config.secureCookie ? '__Host-sid' : 'sid';
+  const accounts = options.accounts ?? createAccounts({ db, config, now });
+  const { sessions, cookieName } = accounts;
 
   if (!app.hasRequestDecorator('cookies')) await app.register(fastifyCookie);
 
@@ -85,12 +81,7 @@ export const apiPlugin: FastifyPluginAsync<ApiPluginOptions> = async (app, optio
 
   app.addHook('onRequest', async (request) => {
     if (!STATE_CHANGING.has(request.method) || request.routeOptions.config.methodNotAllowed) return;
-    if (!isSameOrigin(request, config.allowedOrigins)) {
-      throw new HttpError(
-        403,
-        'This request must come from the app itself (cross-origin requests are refused).',
-      );
-    }
+    accounts.checkOrigin(request);
     const type = (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
     // DELETE carries no body; when one comes anyway (or any other write), it must be JSON.
     const sendsBody =
@@ -184,43 +175,19 @@ export const apiPlugin: FastifyPluginAsync<ApiPluginOptions> = async (app, optio
       config: { messages: signInMessages },
     },
     async (request, reply): Promise<SignInResponse> => {
-      const email = request.body.email.trim();
-      const { password } = request.body;
-      if (email === '') throw new HttpError(400, required);
-      checkText(email, 'Email');
-      try {
-        await limits.take(request.ip, email);
-      } catch (error) {
-        if (!(error instanceof TooManyAttempts)) throw error;
-        throw new HttpError(429, error.message, { 'retry-after': String(error.retryAfterSeconds) });
-      }
-      const user = await db
-        .selectFrom('users')
-        .selectAll()
-        .where(sql`lower(email)`, '=', sql`lower(${email})`)
-        .executeTakeFirst();
-      const check = await passwords.check(password, user?.passwordHash);
-      if (!user || !check.ok) throw new HttpError(401, 'Incorrect email or password');
-
-      if (check.needsRehash) {
-        const upgraded = await passwords.hash(password);
-        // Only over the hash just checked: a password changed meanwhile wins.
-        await db
-          .updateTable('users')
-          .set({ passwordHash: upgraded })
-          .where('id', '=', user.id)
-          .where('passwordHash', '=', user.passwordHash)
-          .execute();
-      }
-      await limits.succeeded(request.ip, email);
-      const token = await sessions.start(user.id, readCookie(request));
+      const { user, token } = await accounts.signIn({
+        email: request.body.email,
+        password: request.body.password,
+        address: request.ip,
+        previousToken: readCookie(request),
+      });
       setSessionCookie(reply, token, config.sessions.absoluteSeconds);
       return { user: publicUser(user) };
     },
   );
 
   app.delete('/session', { schema: { response: schemas.noContent } }, async (request, reply) => {
-    await sessions.end(readCookie(request));
+    await accounts.signOut(readCookie(request));
     setSessionCookie(reply, '', 0);
     return reply.code(204).send();
   });
@@ -304,15 +271,7 @@ export const apiPlugin: FastifyPluginAsync<ApiPluginOptions> = async (app, optio
       config: { messages: { displayName: { required: nameRequired, type: nameRequired } } },
     },
     async (request): Promise<ProfileResponse> => {
-      const displayName = validateDisplayName(request.body.displayName);
-      // One statement: the session is checked in the same write, so a sign-out in between wins.
-      const updated = await db
-        .updateTable('users')
-        .set({ displayName })
-        .where('id', '=', sessions.userIdOf(readCookie(request)))
-        .returningAll()
-        .executeTakeFirst();
-      if (!updated) throw new HttpError(401, 'You need to sign in first.');
+      const updated = await accounts.saveProfile(readCookie(request), request.body.displayName);
       return { profile: publicUser(updated) };
     },
   );
@@ -363,44 +322,4 @@ function campaignSummary(row: CampaignSummary): CampaignSummary {
     featured: row.featured,
     image: row.image,
   };
-}
-
-function publicUser(user: User): PublicUser {
-  return { id: user.id, email: user.email, displayName: user.displayName };
-}
-
-function validateDisplayName(value: string): string {
-  const name = value.trim();
-  // Count code points, not UTF-16 units, so emoji count as one character.
-  const length = [...name].length;
-  if (length < 1 || length > DISPLAY_NAME_MAX) {
-    throw new HttpError(400, `Display name must be between 1 and ${DISPLAY_NAME_MAX} characters.`);
-  }
-  checkText(name, 'Display name');
-  return name;
-}
-
-/** PostgreSQL text holds neither NUL nor half a surrogate pair; neither belongs in a name or an email. */
-function checkText(value: string, label: string): void {
-  if (/\p{Cc}/u.test(value)) throw new HttpError(400, `${label} must not contain control characters.`);
-  if (/\p{Cs}/u.test(value)) throw new HttpError(400, `${label} must be well-formed Unicode text.`);
-}
-
-/**
- * A state-changing request must come from a page of this site. Browsers send `Sec-Fetch-Site` and
- * `Origin` on every such fetch and a page cannot forge either; a request with neither (curl, an old
- * browser) is refused too, since the cookie alone proves nothing about who sent it.
- */
-function isSameOrigin(request: FastifyRequest, allowedOrigins: string[]): boolean {
-  const site = request.headers['sec-fetch-site'];
-  if (site !== undefined && site !== 'same-origin') return false;
-  const origin = request.headers.origin;
-  if (origin === undefined) return site === 'same-origin';
-  if (allowedOrigins.length > 0) return allowedOrigins.includes(origin);
-  try {
-    // Through URL on both sides, so a default port (`:80`) written on one side only still matches.
-    return new URL(origin).host === new URL(`${request.protocol}://${request.host}`).host;
-  } catch {
-    return false;
-  }
 }

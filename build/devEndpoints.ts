@@ -1,6 +1,10 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Plugin } from 'vite';
 import { createApiApp } from '../api/app.ts';
+import { FORM_PATHS } from '../api/forms.ts';
+import { FORM_TEMPLATE_DIR } from '../machines/formState.ts';
 import type { Middleware } from '../server/http.ts';
 import { createIconMiddleware } from '../server/icons.ts';
 import { createImageMiddleware } from '../server/images.ts';
@@ -19,9 +23,20 @@ function isForeignRoute(pathname: string): boolean {
   return pathname === '/api/_nuxt_icon' || pathname.startsWith('/api/_nuxt_icon/');
 }
 
-/** Hands `/api/*` (but the icon endpoint) to the API's Fastify instance; everything else goes on. */
+/** The HTML form posts (api/forms.ts), which the API's instance answers too. */
+function isFormPost(method: string | undefined, url: string | undefined): boolean {
+  if (method !== 'POST') return false;
+  const pathname = (url ?? '').split('?')[0];
+  return Object.values(FORM_PATHS).some((path) => path === pathname);
+}
+
+/** Hands `/api/*` (but the icon endpoint) and the form posts to the API's Fastify instance; everything else goes on. */
 export function apiMiddleware(app: FastifyInstance): Middleware {
   return (req, res, next) => {
+    if (isFormPost(req.method, req.url)) {
+      app.routing(req, res);
+      return;
+    }
     const pathname = apiPathname(req.url);
     if (pathname === undefined || isForeignRoute(pathname)) {
       next();
@@ -36,9 +51,17 @@ export function apiMiddleware(app: FastifyInstance): Middleware {
 const RUNNING = Symbol.for('campaign-web.demoApi');
 type WithApi = typeof globalThis & { [RUNNING]?: Promise<FastifyInstance> };
 
+/**
+ * Where `vite preview` finds the failure template of `/login` (the build's, FORM_TEMPLATE_DIR); `vite dev`
+ * has no build, and its form routes answer a failed sign-in with a plain page.
+ */
+let loginTemplateFile: string | undefined;
+const loginTemplate = async () =>
+  loginTemplateFile ? readFile(loginTemplateFile, 'utf8').catch(() => undefined) : undefined;
+
 function sharedApiApp(): Promise<FastifyInstance> {
   const holder = globalThis as WithApi;
-  holder[RUNNING] ??= createApiApp().then(({ app, database }) => {
+  holder[RUNNING] ??= createApiApp({ loginTemplate }).then(({ app, database }) => {
     console.log(`[demo-api] serving /api/* from ${database.where}`);
     return app;
   });
@@ -57,7 +80,8 @@ export async function stopDemoApi(): Promise<void> {
 }
 
 /**
- * Serves the demo API under `/api/` from both `vite` (dev) and `vite preview`. The database is
+ * Serves the demo API under `/api/` and its form posts (`POST /login`, `/logout`, `/profile`) from both
+ * `vite` (dev) and `vite preview`. The database is
  * opened (and migrated) while the server starts, so one that cannot be opened stops the start with
  * its reason instead of failing the first request.
  */
@@ -69,7 +93,15 @@ export function demoApi(): Plugin {
   return {
     name: 'campaign-web:demo-api',
     configureServer: install,
-    configurePreviewServer: install,
+    configurePreviewServer(server) {
+      loginTemplateFile = join(
+        server.config.root,
+        server.config.build.outDir,
+        FORM_TEMPLATE_DIR,
+        'login.html',
+      );
+      return install(server);
+    },
   };
 }
 

@@ -7,7 +7,8 @@
  *     renderer: same route table, loader, machine and components as the browser;
  *  4. writes `dist/{path}/index.html` (the shell with that page's markup, title, description, the page
  *     chunk preloaded and the payload inlined as JSON) and `dist/{path}/_payload.json` beside it;
- *  5. lists the paths in the build manifest (`prerendered`).
+ *  5. writes the failure template of `/login` (`dist/.forms/login.html`, see api/forms.ts);
+ *  6. lists the paths in the build manifest (`prerendered`).
  * `vite preview` then serves a prerendered path's HTML, else `200.html` (the production server does the
  * same). Nothing renders per request.
  */
@@ -21,6 +22,7 @@ import { createServer as createViteServer, type Plugin } from 'vite';
 import { createApiApp } from '../api/app.ts';
 import { readApiConfig } from '../api/config.ts';
 import type { CampaignListResponse } from '../api/types.ts';
+import { FORM_PLACEHOLDERS, FORM_TEMPLATE_DIR } from '../machines/formState.ts';
 import {
   INLINE_PAYLOAD_ID,
   type PagePayload,
@@ -206,6 +208,7 @@ export function prerenderPages({ entry, renderPlugins = [] }: PrerenderOptions):
           '/campaign': list.campaigns.map((campaign) => String(campaign.id)),
         });
         const pages: { path: string; page: RenderedPage }[] = [];
+        let failedLogin: RenderedPage | undefined;
         // A Vite server without HTTP, only for its module runner: TSX, the icon bundle and the page chunks'
         // dynamic imports work as in the app; dependencies load from node_modules as they are.
         const vite = await createViteServer({
@@ -222,6 +225,11 @@ export function prerenderPages({ entry, renderPlugins = [] }: PrerenderOptions):
           const renderer = (await vite.ssrLoadModule(entry)) as unknown as PageRenderer;
           await withApiOrigin(api.origin, async () => {
             for (const path of paths) pages.push({ path, page: await renderer.renderPage(path, buildId) });
+            failedLogin = await renderer.renderPage('/login', buildId, {
+              form: 'login',
+              error: FORM_PLACEHOLDERS.error,
+              email: FORM_PLACEHOLDERS.email,
+            });
           });
         } finally {
           await vite.close();
@@ -232,6 +240,14 @@ export function prerenderPages({ entry, renderPlugins = [] }: PrerenderOptions):
           const preload = chunkFiles(manifest, page.route);
           await writeFile(file, renderDocument(shell, { ...page, preload }, base));
           await writeFile(join(dirname(file), '_payload.json'), JSON.stringify(page.payload));
+        }
+        // What the server answers a failed sign-in posted as a form with (api/forms.ts): `/login` with the
+        // message and the email as placeholders. In a dot folder, so it is never served as a file.
+        if (failedLogin) {
+          const file = join(outDir, FORM_TEMPLATE_DIR, 'login.html');
+          await mkdir(dirname(file), { recursive: true });
+          const preload = chunkFiles(manifest, failedLogin.route);
+          await writeFile(file, renderDocument(shell, { ...failedLogin, preload }, base));
         }
         const metaFile = join(outDir, BUILDS, 'meta', `${buildId}.json`);
         const meta = JSON.parse(await readFile(metaFile, 'utf8'));

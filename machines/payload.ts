@@ -2,6 +2,7 @@
  * Per-page payloads of prerendered pages: what the build writes to `dist/{path}/_payload.json` and inlines
  * into that page's HTML, and the pure checks the client makes before trusting one.
  */
+import type { FormState } from './formState.ts';
 import { withoutTrailingSlash } from './routeRules.ts';
 
 /** What a prerendered page was built with. `data` is absent for a page without a loader. */
@@ -53,7 +54,12 @@ export function payloadUrl(pathname: string, buildId: string, base = '/'): strin
  * `JSON.parse` of the block's text gives the payload back unchanged.
  */
 export function serializeInlinePayload(payload: PagePayload): string {
-  return JSON.stringify(payload)
+  return serializeInlineJson(payload);
+}
+
+/** Any JSON value as text safe inside `<script type="application/json">` (see serializeInlinePayload). */
+export function serializeInlineJson(value: unknown): string {
+  return JSON.stringify(value)
     .replace(/</g, '\\u003c')
     .replace(/>/g, '\\u003e')
     .replace(/&/g, '\\u0026')
@@ -78,5 +84,6 @@ export interface RenderedPage {
   readonly route: string;
 }
 export interface PageRenderer {
-  renderPage(path: string, buildId: string): Promise<RenderedPage>;
+  /** With `formState`, the page as the server answers a failed form post (the failure template). */
+  renderPage(path: string, buildId: string, formState?: FormState): Promise<RenderedPage>;
 }

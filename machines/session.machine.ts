@@ -65,7 +65,8 @@ function profileSavedToast(user: SessionUser): ToastOptions {
  * Events in: `session.signIn`, `session.signOut`, `session.saveProfile`,
  * `session.expired` (the app saw a 401; a 401 to its own profile save ends the session the same way).
  * Must be provided: actors `fetchSession`, `signIn`, `signOut`, `saveProfile` (the placeholders reject).
- * Tags out: `settled` (signed in or out, nothing pending), `busy` (a request is under way), `signingOut`,
+ * Tags out: `settled` (signed in or out, nothing pending), `busy` (a request is under way), `signingIn`,
+ * `signingOut`,
  * `savingProfile`, `profileSaved` (read through session.view.ts).
  * Reports `session.changed` to its parent each time it settles, and sends feedback toasts (`toast.add`) to
  * the system's `toaster` after signing in or out, saving the profile, the session ending, and failures that
@@ -150,7 +151,7 @@ export const sessionMachine = setup({
       },
     },
     signingIn: {
-      tags: ['busy'],
+      tags: ['busy', 'signingIn'],
       invoke: {
         id: 'signIn',
         src: 'signIn',

@@ -13,6 +13,11 @@ export interface SessionView {
   readonly signedIn: boolean;
   /** A request (session check, sign-in, sign-out, profile save) is under way. */
   readonly busy: boolean;
+  /**
+   * A sign-in is under way. Not `busy`: the session check that every page starts with is no reason to show
+   * the sign-in form as pending (the prerendered page would say "Signing in…" to a visitor who has not).
+   */
+  readonly signingIn: boolean;
   readonly signingOut: boolean;
   readonly savingProfile: boolean;
   readonly profileSaved: boolean;
@@ -28,6 +33,7 @@ export function sessionView(snapshot: SessionSnapshot | undefined): SessionView 
     user: context?.user ?? null,
     signedIn: (context?.user ?? null) !== null,
     busy: snapshot?.hasTag('busy') ?? false,
+    signingIn: snapshot?.hasTag('signingIn') ?? false,
     signingOut: snapshot?.hasTag('signingOut') ?? false,
     savingProfile: snapshot?.hasTag('savingProfile') ?? false,
     profileSaved: snapshot?.hasTag('profileSaved') ?? false,

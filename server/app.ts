@@ -14,7 +14,10 @@ import Fastify, {
   type FastifyRequest,
   LogController,
 } from 'fastify';
+import type { Accounts } from '../api/accounts.ts';
 import { readApiConfig } from '../api/config.ts';
+import { shellForSignedIn } from '../api/forms.ts';
+import { FORM_TEMPLATE_DIR } from '../machines/formState.ts';
 import { routeRules, rulesFor } from '../machines/routeRules.ts';
 import { parseLocation } from '../machines/routes.ts';
 import { demoApiAdapter } from './demoApiAdapter.ts';
@@ -283,11 +286,22 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     return { status: 'ok', buildId };
   });
 
-  // --- The demo API (api/plugin.ts), on the database its configuration names under dataDir. ---
+  // --- The demo API (api/plugin.ts) under /api, on the database its configuration names under dataDir. ---
+  // Its form routes (POST /login, /logout, /profile) answer a failed sign-in with the prerendered /login
+  // filled in, from the failure template the build writes beside it.
+  const loginTemplateFile = path.join(distDir, FORM_TEMPLATE_DIR, 'login.html');
+  let loginTemplate: Promise<string | undefined> | undefined;
+  let accounts: Accounts | undefined;
   await app.register(demoApiAdapter, {
-    prefix: '/api',
+    onAccounts: (shared) => {
+      accounts = shared;
+    },
     config: readApiConfig({ ...process.env, DATA_DIR: options.dataDir }),
     log: consoleLike(app.log),
+    loginTemplate: () => {
+      loginTemplate ??= readFile(loginTemplateFile, 'utf8').catch(() => undefined);
+      return loginTemplate;
+    },
   });
 
   const iconHandler = async (request: FastifyRequest, reply: FastifyReply) => {
@@ -346,6 +360,12 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       const redirect = location ? rulesFor(location.pathname, routeRules).redirect : undefined;
       if (location && redirect && parseLocation(redirect)) {
         return reply.code(307).header('location', `${redirect}${location.search}`).send();
+      }
+      // A signed-in visitor without JavaScript still gets the profile and sign-out forms (api/forms.ts).
+      const personal =
+        accounts && (await shellForSignedIn(shellHtml.toString('utf8'), accounts, request.headers.cookie));
+      if (personal) {
+        return reply.header('cache-control', CACHE.never).type('text/html; charset=utf-8').send(personal);
       }
       return sendShell(reply);
     },

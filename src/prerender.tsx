@@ -23,6 +23,7 @@ import { config } from './config';
 import { importPage } from './pages/registry';
 import { appInputFrom } from './platform/app';
 import { createBrowserColorMode } from './platform/colorMode';
+import { provideFormState } from './platform/formState';
 import { browserSessionMachine } from './platform/session';
 import { createBrowserToaster } from './platform/toaster';
 import { Root } from './Root';
@@ -67,7 +68,11 @@ const buildTimeApp = appMachine.provide({
   guards: { isSlowConnection: () => false },
 });
 
-export const renderPage: PageRenderer['renderPage'] = async (path, buildId): Promise<RenderedPage> => {
+export const renderPage: PageRenderer['renderPage'] = async (
+  path,
+  buildId,
+  formState,
+): Promise<RenderedPage> => {
   const page = bootPage({ fullPath: path, data: undefined }, routes);
   if (!page?.route) throw new Error(`${path} is not a page of this app, so it cannot be prerendered.`);
   const definition = await importPage(page.route);
@@ -76,7 +81,14 @@ export const renderPage: PageRenderer['renderPage'] = async (path, buildId): Pro
     : undefined;
   const initial = { fullPath: path, data, title: definition.title?.(data) };
   const input = { ...appInputFrom(config), buildId, initial };
-  const html = renderToString(<Root logic={buildTimeApp} input={input} />);
+  // The failure template of a form page is the same page with the server's form state (placeholders) in it.
+  provideFormState(formState ?? null);
+  let html: string;
+  try {
+    html = renderToString(<Root logic={buildTimeApp} input={input} />);
+  } finally {
+    provideFormState(undefined);
+  }
   // The machine's own answer, as the browser shows it: an actor that is created but never started.
   const title = appView(createActor(buildTimeApp, { input }).getSnapshot()).documentTitle;
   return {

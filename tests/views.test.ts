@@ -34,6 +34,7 @@ describe('session view', () => {
       user: null,
       signedIn: false,
       busy: false,
+      signingIn: false,
       signingOut: false,
       savingProfile: false,
       profileSaved: false,
@@ -44,9 +45,20 @@ describe('session view', () => {
 
   it('is busy while the session is checked, then signed in with the user', async () => {
     const actor = startSession(demo, async () => demo);
-    expect(sessionView(actor.getSnapshot())).toMatchObject({ busy: true, signedIn: false });
+    // The check is not a sign-in: the sign-in form stays at rest while it runs.
+    expect(sessionView(actor.getSnapshot())).toMatchObject({ busy: true, signingIn: false, signedIn: false });
     await flush();
     expect(sessionView(actor.getSnapshot())).toMatchObject({ busy: false, signedIn: true, user: demo });
+  });
+
+  it('is signing in only while a sign-in is under way', async () => {
+    const actor = startSession(null, async () => demo);
+    await flush();
+    expect(sessionView(actor.getSnapshot())).toMatchObject({ busy: false, signingIn: false });
+    actor.send({ type: 'session.signIn', email: 'demo@example.com', password: 'x' });
+    expect(sessionView(actor.getSnapshot())).toMatchObject({ busy: true, signingIn: true });
+    await flush();
+    expect(sessionView(actor.getSnapshot())).toMatchObject({ signingIn: false, signedIn: true });
   });
 
   it('tells saving from saved, and shows the profile failure before the session’s', async () => {

@@ -128,15 +128,24 @@ export function DefaultLayout({ children }: { readonly children: ReactNode }) {
           </nav>
           <LazyColorModeSwitch compact />
           {signedIn ? (
-            <button
-              type="button"
-              className={button({ visual: 'outline', size: 'sm' })}
-              disabled={signingOut}
-              onClick={() => signOut()}
+            // A form, as everywhere the app signs out: posted to the server (api/forms.ts) if the app is not running.
+            <form
+              method="post"
+              action="/logout"
+              onSubmit={(event) => {
+                event.preventDefault();
+                signOut();
+              }}
             >
-              <Icon name="lucide:log-out" />
-              Sign out
-            </button>
+              <button
+                type="submit"
+                className={button({ visual: 'outline', size: 'sm' })}
+                disabled={signingOut}
+              >
+                <Icon name="lucide:log-out" />
+                Sign out
+              </button>
+            </form>
           ) : null}
         </div>
       </header>

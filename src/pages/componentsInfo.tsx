@@ -14,6 +14,7 @@ import { Link } from '../ui/Link';
 import { PageHeader } from '../ui/PageHeader';
 import { stack } from '../ui/styles';
 import { Tooltip } from '../ui/Tooltip';
+import { useHydrated } from '../ui/useHydrated';
 import type { AnyPage, PageDefinition } from './types';
 
 /** One button each in the toast specimen: what it is called and the toast it shows. */
@@ -119,6 +120,7 @@ function Specimen({
 
 /** The live gallery of the app's UI components: each one as the app uses it, to try by hand. */
 function ComponentsInfoPage() {
+  const started = useHydrated();
   return (
     <div className={stack}>
       <PageHeader
@@ -262,17 +264,26 @@ function ComponentsInfoPage() {
           title="Toasts"
           description="Hover, focus or swipe a toast to hold it; Escape closes one, F8 jumps to them. Five at most are shown."
         >
+          {/* Toasts need the app: until it runs these are disabled, so a click is never silently lost. */}
           {toastDemos.map(({ label, toast: options }) => (
             <button
               key={label}
               type="button"
               className={button({ visual: 'outline' })}
+              disabled={!started}
+              aria-disabled={!started || undefined}
               onClick={() => toast.add(options)}
             >
               {label}
             </button>
           ))}
-          <button type="button" className={button({ visual: 'ghost' })} onClick={() => toast.clear()}>
+          <button
+            type="button"
+            className={button({ visual: 'ghost' })}
+            disabled={!started}
+            aria-disabled={!started || undefined}
+            onClick={() => toast.clear()}
+          >
             Clear toasts
           </button>
         </Specimen>

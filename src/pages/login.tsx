@@ -1,8 +1,9 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { RETURN_TO_PARAM, safeReturnTo } from '../../machines/returnTo';
 import { readQuery } from '../../machines/routes';
 import { css } from '../../styled-system/css';
 import { alert, button } from '../../styled-system/recipes';
+import { forgetFormState, initialFormState, typedBeforeHydration } from '../platform/formState';
 import { useSessionView } from '../ui/appActor';
 import { Field } from '../ui/Field';
 import { PageHeader } from '../ui/PageHeader';
@@ -26,14 +27,21 @@ function validate(email: string, password: string): FieldErrors {
 }
 
 function LoginPage({ location }: PageProps<undefined>) {
-  const { busy, error: serverError, signIn } = useSessionView();
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
+  const { signingIn, error: sessionError, signIn } = useSessionView();
+  // A sign-in posted before the app ran comes back from the server (api/forms.ts) with its message and the
+  // email typed: the first render shows them as the server sent them, so hydration matches.
+  const [posted] = useState(() => initialFormState('login'));
+  const [email, setEmail] = useState(() => typedBeforeHydration('login-email') || (posted?.email ?? ''));
+  const [password, setPassword] = useState(() => typedBeforeHydration('login-password'));
   const [errors, setErrors] = useState<FieldErrors>({});
+  const [postedError, setPostedError] = useState(posted?.error ?? null);
+  const serverError = sessionError ?? postedError;
   const returnTo = readQuery(location, RETURN_TO_PARAM);
+  useEffect(() => forgetFormState(), []);
 
   function submit(event: FormEvent) {
     event.preventDefault();
+    setPostedError(null);
     const found = validate(email, password);
     setErrors(found);
     if (found.email || found.password) {
@@ -59,14 +67,15 @@ function LoginPage({ location }: PageProps<undefined>) {
             {serverError}
           </div>
         ) : null}
-        {/* POST, so that a submit before the app has started (the page is prerendered) never puts the password
+        {/* Works before the app has started and without JavaScript: the server's form route (api/forms.ts) takes
+            the post, to this page's own URL so its `redirect` query comes along. POST, so the password is never
             in a URL, a history entry or a server log. */}
         <form
           method="post"
           noValidate
           onSubmit={submit}
           className={css({ display: 'grid', gap: '4' })}
-          aria-busy={busy}
+          aria-busy={signingIn}
         >
           <Field
             id="login-email"
@@ -88,8 +97,8 @@ function LoginPage({ location }: PageProps<undefined>) {
             onChange={(event) => setPassword(event.target.value)}
             error={errors.password}
           />
-          <button type="submit" className={button()} disabled={busy}>
-            {busy ? 'Signing in…' : 'Sign in'}
+          <button type="submit" className={button()} disabled={signingIn}>
+            {signingIn ? 'Signing in…' : 'Sign in'}
           </button>
         </form>
         <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>

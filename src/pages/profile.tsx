@@ -45,7 +45,15 @@ function ProfilePage() {
           <dt className={css({ fontSize: 'sm', color: 'fg.muted' })}>Email</dt>
           <dd className={css({ color: 'fg.highlighted', fontWeight: 'medium' })}>{user?.email}</dd>
         </dl>
-        <form noValidate onSubmit={save} className={css({ display: 'grid', gap: '4' })} aria-busy={saving}>
+        {/* Also a plain form: posted to the server (api/forms.ts) when the app is not running. */}
+        <form
+          method="post"
+          action="/profile"
+          noValidate
+          onSubmit={save}
+          className={css({ display: 'grid', gap: '4' })}
+          aria-busy={saving}
+        >
           <Field
             label="Display name"
             name="displayName"
@@ -82,16 +90,18 @@ function ProfilePage() {
         description="Signing out ends your session on this browser."
         className={settingsWidth}
       >
-        <div>
-          <button
-            type="button"
-            className={button({ visual: 'outline' })}
-            disabled={signingOut}
-            onClick={() => signOut()}
-          >
+        <form
+          method="post"
+          action="/logout"
+          onSubmit={(event) => {
+            event.preventDefault();
+            signOut();
+          }}
+        >
+          <button type="submit" className={button({ visual: 'outline' })} disabled={signingOut}>
             Sign out
           </button>
-        </div>
+        </form>
       </CardSection>
     </div>
   );

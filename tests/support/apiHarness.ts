@@ -106,11 +106,17 @@ export const ORIGIN = 'http://localhost';
 /** The API on `database`, with a browser's same-origin headers on every state-changing request. */
 export async function apiClient(
   database: OpenDatabase,
-  options: { config?: Partial<ApiConfig>; now?: () => number; log?: Pick<Console, 'error'> } = {},
+  options: {
+    config?: Partial<ApiConfig>;
+    now?: () => number;
+    log?: Pick<Console, 'error'>;
+    loginTemplate?: () => Promise<string | undefined>;
+  } = {},
 ): Promise<ApiClient> {
   const { app } = await createApiApp({
     config: testApiConfig(options.config),
     database,
+    ...(options.loginTemplate ? { loginTemplate: options.loginTemplate } : {}),
     ...(options.now ? { now: options.now } : {}),
     log: options.log ?? { error: () => {} },
   });

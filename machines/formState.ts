@@ -1,0 +1,33 @@
+/**
+ * What the server tells a page it answers a form post with (api/forms.ts): the failure message and what was
+ * typed (never a password). It travels in a `<script type="application/json">` block, data that is never run
+ * (the CSP allows no inline script but by hash), and the page reads it when it hydrates, so its first render
+ * is the markup the server sent.
+ */
+
+export interface FormState {
+  /** Which form failed. */
+  readonly form: 'login';
+  readonly error: string;
+  readonly email: string;
+}
+
+/** The id of the JSON block. */
+export const FORM_STATE_ID = '__CAMPAIGN_FORM__';
+
+/**
+ * What the build renders in place of the message and the email in the failure template of `/login`
+ * (`dist/.forms/login.html`); the server replaces them, HTML-escaped. Plain ASCII that React's escaping
+ * leaves alone.
+ */
+export const FORM_PLACEHOLDERS = { error: '@@form-error@@', email: '@@form-email@@' } as const;
+
+/** The build's path of the failure template of a form page (a dotfile folder: never served as a file). */
+export const FORM_TEMPLATE_DIR = '.forms';
+
+export function parseFormState(raw: unknown): FormState | null {
+  if (typeof raw !== 'object' || raw === null) return null;
+  const { form, error, email } = raw as Record<string, unknown>;
+  if (form !== 'login' || typeof error !== 'string' || typeof email !== 'string') return null;
+  return { form, error, email };
+}

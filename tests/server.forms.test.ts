@@ -1,0 +1,308 @@
+// @vitest-environment node
+// The HTML form routes (api/forms.ts): POST /login, /logout and /profile as a browser posts them without
+// JavaScript, and that they run the very functions the JSON API runs (api/accounts.ts).
+import Fastify from 'fastify';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createAccounts } from '../api/accounts';
+import { testApiConfig } from '../api/config';
+import { fillLoginTemplate, formsPlugin, parseFormBody, shellForSignedIn } from '../api/forms';
+import { apiPlugin } from '../api/plugin';
+import { FORM_PLACEHOLDERS, FORM_STATE_ID } from '../machines/formState';
+import {
+  type ApiClient,
+  apiClient,
+  backends,
+  ORIGIN,
+  resetDatabase,
+  useTestDatabase,
+} from './support/apiHarness';
+
+const TEMPLATE = `<!doctype html><html><body><div id="root"><div role="alert">${FORM_PLACEHOLDERS.error}</div><input name="email" value="${FORM_PLACEHOLDERS.email}"></div></body></html>`;
+const FORM = 'application/x-www-form-urlencoded';
+const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
+
+describe('parseFormBody and fillLoginTemplate', () => {
+  it('takes the first of a repeated field and decodes as a browser encodes', () => {
+    expect(parseFormBody('email=a%40b.c&email=other&password=p+w%26')).toEqual({
+      email: 'a@b.c',
+      password: 'p w&',
+    });
+    expect(parseFormBody('__proto__=x')).toEqual({ ['__proto__']: 'x' });
+    expect(Object.getPrototypeOf(parseFormBody('__proto__=x'))).toBe(Object.prototype);
+  });
+
+  it('escapes the message and the email, and carries them as JSON that cannot end its block', () => {
+    const html = fillLoginTemplate(TEMPLATE, {
+      form: 'login',
+      error: 'a <b> & "c"',
+      email: '"><script>x</script>',
+    });
+    expect(html).toContain('<div role="alert">a &#60;b&#62; &#38; &#34;c&#34;</div>');
+    expect(html).toContain('value="&#34;&#62;&#60;script&#62;x&#60;/script&#62;"');
+    expect(html).not.toContain('<script>x');
+    const block = new RegExp(`<script type="application/json" id="${FORM_STATE_ID}">(.*?)</script>`).exec(
+      html,
+    );
+    expect(JSON.parse(block?.[1] ?? '')).toEqual({
+      form: 'login',
+      error: 'a <b> & "c"',
+      email: '"><script>x</script>',
+    });
+  });
+});
+
+describe.each(backends())('form routes on %s', (kind) => {
+  const database = useTestDatabase(kind);
+  let api: ApiClient;
+  const post = (
+    url: string,
+    payload: string,
+    headers: Record<string, string | undefined> = {},
+    cookie?: string,
+  ) =>
+    api.request({
+      method: 'POST',
+      url,
+      payload,
+      headers: { 'content-type': FORM, ...headers },
+      ...(cookie ? { cookie } : {}),
+    });
+  const signInForm = (fields: Record<string, string>, query = '') => post(`/login${query}`, form(fields));
+
+  beforeEach(async () => {
+    await resetDatabase(database());
+    api = await apiClient(database(), { loginTemplate: async () => TEMPLATE });
+  });
+  afterEach(() => api.close());
+
+  it('signs in with a 303 to /home, a fresh HTTP-only session cookie, and no cache', async () => {
+    const res = await signInForm({ email: 'demo@example.com', password: 'demo-password' });
+    expect(res.statusCode).toBe(303);
+    expect(res.headers.location).toBe('/home');
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(String(res.headers['set-cookie'])).toMatch(
+      /^sid=[\w-]{43}; Max-Age=\d+; Path=\/; HttpOnly; SameSite=Lax$/,
+    );
+    const session = await api.request({
+      method: 'GET',
+      url: '/api/session',
+      cookie: String(res.headers['set-cookie']).split(';')[0],
+    });
+    expect(session.json().user.email).toBe('demo@example.com');
+  });
+
+  it('returns to a safe redirect, and to /home from an unsafe one', async () => {
+    const ok = { email: 'demo@example.com', password: 'demo-password' };
+    expect((await signInForm(ok, '?redirect=%2Fprofile')).headers.location).toBe('/profile');
+    expect((await signInForm(ok, '?redirect=%2Fcampaign%2F1%3Ftab%3Dx')).headers.location).toBe(
+      '/campaign/1?tab=x',
+    );
+    for (const hostile of [
+      '//evil.example',
+      '/\\evil.example',
+      'https://evil.example/',
+      '/..//evil.example',
+      '/login',
+    ]) {
+      const res = await signInForm(ok, `?redirect=${encodeURIComponent(hostile)}`);
+      expect(res.headers.location, hostile).toBe('/home');
+    }
+  });
+
+  it('a wrong password is a 401 with the message and the email in the page, never the password', async () => {
+    const res = await signInForm({ email: 'demo@example.com', password: 'secret-guess' });
+    expect(res.statusCode).toBe(401);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(res.headers['set-cookie']).toBeUndefined();
+    expect(res.body).toContain('<div role="alert">Incorrect email or password</div>');
+    expect(res.body).toContain('value="demo@example.com"');
+    expect(res.body).not.toContain('secret-guess');
+  });
+
+  it('refuses a cross-site post (403) before reading it, and sets nothing', async () => {
+    const ok = form({ email: 'demo@example.com', password: 'demo-password' });
+    const cases: Record<string, string | undefined>[] = [
+      { 'sec-fetch-site': 'cross-site', origin: 'https://evil.example' },
+      { 'sec-fetch-site': 'same-site', origin: 'http://sub.localhost' },
+      { 'sec-fetch-site': undefined, origin: 'https://evil.example' },
+      { 'sec-fetch-site': undefined, origin: undefined },
+    ];
+    for (const headers of cases) {
+      const res = await post('/login', ok, headers);
+      expect(res.statusCode, JSON.stringify(headers)).toBe(403);
+      expect(res.headers['set-cookie']).toBeUndefined();
+      expect(res.body).toContain('cross-origin requests are refused');
+    }
+    const cookie = await api.signIn();
+    expect((await post('/logout', '', { 'sec-fetch-site': 'cross-site' }, cookie)).statusCode).toBe(403);
+    expect(
+      (await post('/profile', form({ displayName: 'Mallory' }), { 'sec-fetch-site': 'cross-site' }, cookie))
+        .statusCode,
+    ).toBe(403);
+    const profile = await api.request({ method: 'GET', url: '/api/profile', cookie });
+    expect(profile.json().profile.displayName).toBe('Demo User');
+  });
+
+  it('takes only form encoding (415 for JSON, multipart, text/plain or none)', async () => {
+    for (const type of ['application/json', 'multipart/form-data; boundary=x', 'text/plain', undefined]) {
+      const res = await post('/login', '{"email":"demo@example.com","password":"demo-password"}', {
+        'content-type': type,
+      });
+      expect(res.statusCode, String(type)).toBe(415);
+      expect(res.headers['set-cookie']).toBeUndefined();
+    }
+    expect(
+      (
+        await post('/login', form({ email: 'demo@example.com', password: 'demo-password' }), {
+          'content-type': `${FORM}; charset=UTF-8`,
+        })
+      ).statusCode,
+    ).toBe(303);
+  });
+
+  it('missing or over-long fields are a 400 with a clear message', async () => {
+    const missing = await signInForm({ email: 'demo@example.com' });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.body).toContain('Email and password are required.');
+    expect(missing.body).toContain('value="demo@example.com"');
+    expect((await signInForm({ password: 'x' })).statusCode).toBe(400);
+    expect((await signInForm({ email: '   ', password: 'x' })).statusCode).toBe(400);
+    const longEmail = await signInForm({ email: `${'a'.repeat(250)}@x.example`, password: 'x' });
+    expect(longEmail.statusCode).toBe(400);
+    expect(longEmail.body).toContain('Email must be at most 254 characters.');
+    // An address longer than any real one is not echoed back.
+    expect(longEmail.body).toContain('value=""');
+    const longPassword = await signInForm({ email: 'demo@example.com', password: 'p'.repeat(1025) });
+    expect(longPassword.statusCode).toBe(400);
+    expect(longPassword.body).toContain('Password must be at most 1024 characters.');
+    const tooBig = await post('/login', form({ email: 'demo@example.com', password: 'p'.repeat(70_000) }));
+    expect(tooBig.statusCode).toBe(413);
+    expect(tooBig.body).toContain('The form is too large to send.');
+  });
+
+  it('rate-limits with a 429 and Retry-After, counting form and JSON attempts together', async () => {
+    const email = 'limited@example.com';
+    for (let i = 0; i < 5; i++) {
+      expect((await signInForm({ email, password: `guess ${i}` })).statusCode).toBe(401);
+      const json = await api.request({
+        method: 'POST',
+        url: '/api/session',
+        payload: { email, password: `json ${i}` },
+      });
+      expect(json.statusCode).toBe(401);
+    }
+    const refused = await signInForm({ email, password: 'one more' });
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(refused.body).toContain('Too many sign-in attempts.');
+    expect(refused.body).toContain(`value="${email}"`);
+  });
+
+  it('signs out with a 303 to /login and a cleared cookie; the session is over', async () => {
+    const cookie = await api.signIn();
+    const res = await post('/logout', '', {}, cookie);
+    expect(res.statusCode).toBe(303);
+    expect(res.headers.location).toBe('/login');
+    expect(String(res.headers['set-cookie'])).toMatch(/^sid=; Max-Age=0;/);
+    expect((await api.request({ method: 'GET', url: '/api/session', cookie })).json().user).toBeNull();
+  });
+
+  it('saves the display name with a 303 to /profile; refuses bad names (400) and ended sessions (401)', async () => {
+    const cookie = await api.signIn();
+    const res = await post('/profile', form({ displayName: '  Dee  ' }), {}, cookie);
+    expect(res.statusCode).toBe(303);
+    expect(res.headers.location).toBe('/profile');
+    expect(
+      (await api.request({ method: 'GET', url: '/api/profile', cookie })).json().profile.displayName,
+    ).toBe('Dee');
+    expect((await post('/profile', form({ displayName: ' ' }), {}, cookie)).statusCode).toBe(400);
+    expect((await post('/profile', form({ displayName: 'x'.repeat(61) }), {}, cookie)).statusCode).toBe(400);
+    expect((await post('/profile', form({ displayName: 'x'.repeat(1001) }), {}, cookie)).statusCode).toBe(
+      400,
+    );
+    expect((await post('/profile', form({}), {}, cookie)).statusCode).toBe(400);
+    expect((await post('/profile', form({ displayName: 'Nobody' }))).statusCode).toBe(401);
+  });
+
+  it('gives a signed-in visitor without JavaScript the profile and sign-out forms in the shell', async () => {
+    const shell = '<body><div id="root"></div><noscript><p>Needs JavaScript.</p></noscript></body>';
+    const accounts = createAccounts({ db: database().db, config: testApiConfig() });
+    expect(await shellForSignedIn(shell, accounts, undefined)).toBeUndefined();
+    expect(await shellForSignedIn(shell, accounts, 'sid=unknown')).toBeUndefined();
+    const cookie = await api.signIn();
+    const html = await shellForSignedIn(shell, accounts, cookie);
+    expect(html).toContain('<form method="post" action="/profile">');
+    expect(html).toContain('value="Demo User"');
+    expect(html).toContain('<form method="post" action="/logout">');
+    expect(html).toMatch(/<\/form><\/div><\/noscript><\/body>$/);
+  });
+});
+
+describe.each(backends())('one function, two adapters, on %s', (kind) => {
+  const database = useTestDatabase(kind);
+  beforeEach(() => resetDatabase(database()));
+
+  it('the JSON route and the form route both sign in, out and save through the same accounts functions', async () => {
+    const config = testApiConfig();
+    const accounts = createAccounts({ db: database().db, config });
+    const signIn = vi.spyOn(accounts, 'signIn');
+    const signOut = vi.spyOn(accounts, 'signOut');
+    const saveProfile = vi.spyOn(accounts, 'saveProfile');
+    const checkOrigin = vi.spyOn(accounts, 'checkOrigin');
+    const app = Fastify();
+    await app.register(apiPlugin, {
+      prefix: '/api',
+      db: database().db,
+      config,
+      accounts,
+      log: { error: () => {} },
+    });
+    await app.register(formsPlugin, {
+      accounts,
+      bodyLimitBytes: config.bodyLimitBytes,
+      loginTemplate: async () => TEMPLATE,
+    });
+    const same = { origin: ORIGIN, 'sec-fetch-site': 'same-origin' };
+    try {
+      const json = await app.inject({
+        method: 'POST',
+        url: '/api/session',
+        headers: same,
+        payload: { email: 'demo@example.com', password: 'demo-password' },
+      });
+      const html = await app.inject({
+        method: 'POST',
+        url: '/login',
+        headers: { ...same, 'content-type': FORM },
+        payload: form({ email: 'demo@example.com', password: 'demo-password' }),
+      });
+      expect([json.statusCode, html.statusCode]).toEqual([200, 303]);
+      expect(signIn).toHaveBeenCalledTimes(2);
+      const cookie = String(html.headers['set-cookie']).split(';')[0] ?? '';
+      await app.inject({
+        method: 'PATCH',
+        url: '/api/profile',
+        headers: { ...same, cookie },
+        payload: { displayName: 'A' },
+      });
+      await app.inject({
+        method: 'POST',
+        url: '/profile',
+        headers: { ...same, cookie, 'content-type': FORM },
+        payload: form({ displayName: 'B' }),
+      });
+      expect(saveProfile).toHaveBeenCalledTimes(2);
+      await app.inject({ method: 'DELETE', url: '/api/session', headers: { ...same, cookie } });
+      await app.inject({
+        method: 'POST',
+        url: '/logout',
+        headers: { ...same, cookie, 'content-type': FORM },
+        payload: '',
+      });
+      expect(signOut).toHaveBeenCalledTimes(2);
+      expect(checkOrigin).toHaveBeenCalledTimes(6);
+    } finally {
+      await app.close();
+    }
+  });
+});
