@@ -5,6 +5,7 @@
  */
 import { assign } from 'xstate';
 import { type AppContext, appSetup, placeholder, regionImplementations } from './app.setup';
+import { titleOnScreen } from './app.steps';
 import { documentTitleOf } from './app.utils';
 import { type AppError, toAppError } from './errors';
 
@@ -19,10 +20,6 @@ export const errorsImplementations = regionImplementations({
     isKnownHuman: ({ context }) => context.visitor === 'human',
     isCrawler: (_, isCrawler: boolean) => isCrawler,
   },
-});
-
-const titleOnScreen = ({ context }: { context: AppContext }) => ({
-  title: documentTitleOf(context, null),
 });
 
 const errorTitle = ({ context }: { context: AppContext }) => ({

@@ -7,7 +7,7 @@
  */
 import { assign } from 'xstate';
 import { appSetup, type LoadedPage, regionImplementations } from './app.setup';
-import { documentTitleOf } from './app.utils';
+import { titleOnScreen } from './app.steps';
 import { toAppError } from './errors';
 
 export const freshnessImplementations = regionImplementations({
@@ -71,10 +71,7 @@ export const freshnessRegion = appSetup.extend(freshnessImplementations).createS
           actions: [
             { type: 'refreshData', params: ({ event }) => ({ page: event.output }) },
             // A renamed campaign renames the tab too; nothing else of page arrival happens.
-            {
-              type: 'showDocumentTitle',
-              params: ({ context }) => ({ title: documentTitleOf(context, null) }),
-            },
+            { type: 'showDocumentTitle', params: titleOnScreen },
           ],
         },
         onError: [

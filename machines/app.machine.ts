@@ -1,9 +1,7 @@
 import { buildImplementations, buildRegion } from './app.build';
 import { errorsImplementations, errorsRegion } from './app.errors';
 import { freshnessImplementations, freshnessRegion } from './app.freshness';
-import { navigationImplementations, navigationRegion } from './app.navigation';
-import { recoveryImplementations } from './app.recovery';
-import { appSetup } from './app.setup';
+import { navigationRegion, navigationSetup } from './app.navigation';
 import { bootPage } from './app.utils';
 import { routeGuards } from './guards';
 import { findRoute, globalGuards, type RouteName, type RouteRecord, routes } from './routes';
@@ -38,9 +36,7 @@ export type {
  * Children: `session` (system id `session`), `toaster` (system id `toaster`; provide a configured one),
  * `colorMode` (system id `colorMode`; told each settled page's forced mode with `route.forced`).
  */
-export const appMachine = appSetup
-  .extend(navigationImplementations)
-  .extend(recoveryImplementations)
+export const appMachine = navigationSetup
   .extend(buildImplementations)
   .extend(errorsImplementations)
   .extend(freshnessImplementations)

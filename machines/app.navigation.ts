@@ -7,10 +7,9 @@
 import { and, assign, or, raise, sendTo, stateIn } from 'xstate';
 import { recoveryImplementations, recoveryStates } from './app.recovery';
 import { type AppContext, appSetup, pendingOf, placeholder, regionImplementations } from './app.setup';
-import { commitLoaded, failWith, loadFailure, loadInput } from './app.steps';
+import { commitLoaded, failWith, loadFailure, loadInput, titleOnScreen } from './app.steps';
 import {
   beginNavigation,
-  documentTitleOf,
   followRedirect,
   fragmentStep,
   guardNamesFor,
@@ -130,9 +129,8 @@ export const navigationImplementations = regionImplementations({
   },
 });
 
-const navigationSetup = appSetup.extend(recoveryImplementations).extend(navigationImplementations);
-
-const titleOnScreen = ({ context }: { context: AppContext }) => ({ title: documentTitleOf(context, null) });
+/** The navigation region's setup (its recoveries' implementations included); app.machine.ts extends it. */
+export const navigationSetup = appSetup.extend(recoveryImplementations).extend(navigationImplementations);
 
 /** A back/forward step that a guard stopped: the address bar goes back to what the screen shows. */
 const restoreParams = ({ context }: { context: AppContext }) =>

@@ -4,7 +4,7 @@
  * on an error page.
  */
 import { type AppContext, type LoadedPage, pendingOf } from './app.setup';
-import { addressBarUpdate } from './app.utils';
+import { addressBarUpdate, documentTitleOf } from './app.utils';
 import { type AppError, toAppError } from './errors';
 import { isPrerendered } from './payload';
 import { toFullPath } from './routes';
@@ -52,3 +52,8 @@ export const commitLoaded = [
 
 export const loadFailure = ({ context, event }: { context: AppContext; event: unknown }) =>
   toAppError((event as { error?: unknown }).error, toFullPath(pendingOf(context).to));
+
+/** The title of what is on screen when no error page is up (a page, or nothing yet). */
+export const titleOnScreen = ({ context }: { context: AppContext }) => ({
+  title: documentTitleOf(context, null),
+});

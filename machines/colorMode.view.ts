@@ -46,10 +46,13 @@ export interface ColorModeCommands {
   choose(preference: string | null): void;
 }
 
-export function colorModeCommands(send: ((event: ColorModeEvent) => void) | undefined): ColorModeCommands {
+/** The control's command, sent to the colour-mode actor (`undefined` before the child starts: nothing). */
+export function colorModeCommands(
+  colorMode: { send(event: ColorModeEvent): void } | undefined,
+): ColorModeCommands {
   return {
     choose: (preference) => {
-      if (isColorModePreference(preference)) send?.({ type: 'colorMode.set', preference });
+      if (isColorModePreference(preference)) colorMode?.send({ type: 'colorMode.set', preference });
     },
   };
 }

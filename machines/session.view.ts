@@ -48,11 +48,11 @@ export interface SessionCommands {
   saveProfile(displayName: string): void;
 }
 
-/** The session's commands, bound to its actor's `send` (`undefined` before the child starts: they do nothing). */
-export function sessionCommands(send: ((event: SessionEvent) => void) | undefined): SessionCommands {
+/** The session's commands, sent to its actor (`undefined` before the child starts: they do nothing). */
+export function sessionCommands(session: { send(event: SessionEvent): void } | undefined): SessionCommands {
   return {
-    signIn: (email, password) => send?.({ type: 'session.signIn', email, password }),
-    signOut: () => send?.({ type: 'session.signOut' }),
-    saveProfile: (displayName) => send?.({ type: 'session.saveProfile', displayName }),
+    signIn: (email, password) => session?.send({ type: 'session.signIn', email, password }),
+    signOut: () => session?.send({ type: 'session.signOut' }),
+    saveProfile: (displayName) => session?.send({ type: 'session.saveProfile', displayName }),
   };
 }

@@ -97,8 +97,9 @@ export interface ToastCommands {
   pointerLost(): void;
 }
 
-/** The toast's commands, bound to its actor's `send`. */
-export function toastCommands(send: (event: ToastEvent) => void): ToastCommands {
+/** The toast's commands, sent to its actor. */
+export function toastCommands(toast: { send(event: ToastEvent): void }): ToastCommands {
+  const send = (event: ToastEvent) => toast.send(event);
   return {
     dismiss: () => send({ type: 'toast.close' }),
     swipeStart: ({ x, y }, pointerType) => send({ type: 'toast.swipeStart', x, y, pointerType }),

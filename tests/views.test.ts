@@ -224,7 +224,7 @@ describe('toaster view', () => {
 describe('view commands: what a control asks, as the events the machine takes', () => {
   it('colour mode: choose sends a preference and ignores anything else', () => {
     const sent: unknown[] = [];
-    const { choose } = colorModeCommands((event) => sent.push(event));
+    const { choose } = colorModeCommands({ send: (event) => sent.push(event) });
     choose('dark');
     choose('sepia');
     choose(null);
@@ -234,7 +234,7 @@ describe('view commands: what a control asks, as the events the machine takes', 
 
   it('session: sign in, sign out and save the profile', () => {
     const sent: unknown[] = [];
-    const commands = sessionCommands((event) => sent.push(event));
+    const commands = sessionCommands({ send: (event) => sent.push(event) });
     commands.signIn('demo@example.com', 'secret');
     commands.saveProfile('Demo');
     commands.signOut();
@@ -247,7 +247,7 @@ describe('view commands: what a control asks, as the events the machine takes', 
 
   it('toast: dismiss and the swipe gestures', () => {
     const sent: unknown[] = [];
-    const commands = toastCommands((event) => sent.push(event));
+    const commands = toastCommands({ send: (event) => sent.push(event) });
     commands.swipeStart({ x: 1, y: 2 }, 'touch');
     commands.swipeMove({ x: 3, y: 4 });
     commands.swipeEnd();

@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import getPort from 'get-port';
-import { findChromium } from '../ci/find-chromium.mjs';
+import { findChromium } from './find-chromium.mjs';
 
 const chromium = findChromium();
 if (!chromium) {

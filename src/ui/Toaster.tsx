@@ -11,7 +11,13 @@ import { Portal } from '@ark-ui/react/portal';
 import { toastAnatomy } from '@ark-ui/react/toast';
 import { useSelector } from '@xstate/react';
 import { type CSSProperties, type PointerEvent, useEffect, useRef } from 'react';
-import { type ToastView, toastAnnouncement, toastView } from '../../machines/toast.view';
+import {
+  type ToastCommands,
+  type ToastView,
+  toastAnnouncement,
+  toastCommands,
+  toastView,
+} from '../../machines/toast.view';
 import type { ToastEntry, ToastRef } from '../../machines/toaster.machine';
 import {
   actionLabelOf,
@@ -22,7 +28,7 @@ import {
 } from '../../machines/toaster.utils';
 import { toast as toastRecipe } from '../../styled-system/recipes';
 import { config } from '../config';
-import { useToasterView, useToastView } from './appActor';
+import { useToasterView } from './appActor';
 import { visuallyHidden } from './styles';
 
 const parts = toastAnatomy.build();
@@ -88,6 +94,18 @@ export function Toaster({ label = config.toast.label, position = config.toast.po
       </div>
     </Portal>
   );
+}
+
+/**
+ * Everything a toast's element needs from its actor, and its commands (machines/toast.view.ts). Here, not in
+ * appActor.ts, so the toast view stays in the toaster's lazy chunk.
+ */
+function useToastView(
+  toast: ToastRef,
+  compare: (a: ToastView, b: ToastView) => boolean,
+): ToastView & ToastCommands {
+  const view = useSelector(toast, toastView, compare);
+  return { ...view, ...toastCommands(toast) };
 }
 
 function ToastItem({ actorRef, classes }: { readonly actorRef: ToastRef; readonly classes: ToastClasses }) {

@@ -1,5 +1,4 @@
 import { createActorContext, useSelector } from '@xstate/react';
-import { useMemo } from 'react';
 import { appMachine } from '../../machines/app.machine';
 import { type AppView, appView, isPageShown } from '../../machines/app.view';
 import {
@@ -14,8 +13,6 @@ import {
   sessionCommands,
   sessionView,
 } from '../../machines/session.view';
-import { type ToastCommands, type ToastView, toastCommands, toastView } from '../../machines/toast.view';
-import type { ToastRef } from '../../machines/toaster.machine';
 import {
   type ToasterCommands,
   type ToasterView,
@@ -60,8 +57,7 @@ export function usePageShown(): boolean {
 export function useSessionView(): SessionView & SessionCommands {
   const session = AppActor.useSelector((snapshot) => snapshot.children.session);
   const view = useSelector(session, sessionView, sameView);
-  const commands = useMemo(() => sessionCommands(session && ((event) => session.send(event))), [session]);
-  return { ...view, ...commands };
+  return { ...view, ...sessionCommands(session) };
 }
 
 /** The toaster child (system id `toaster`), to send viewport events to. */
@@ -73,27 +69,12 @@ export function useToasterRef() {
 export function useToasterView(): ToasterView & ToasterCommands {
   const toaster = useToasterRef();
   const view = useSelector(toaster, toasterView, sameView);
-  const commands = useMemo(() => toasterCommands(toaster), [toaster]);
-  return { ...view, ...commands };
-}
-
-/** Everything a toast's element needs from its actor, and its commands (machines/toast.view.ts). */
-export function useToastView(
-  toast: ToastRef,
-  compare: (a: ToastView, b: ToastView) => boolean,
-): ToastView & ToastCommands {
-  const view = useSelector(toast, toastView, compare);
-  const commands = useMemo(() => toastCommands((event) => toast.send(event)), [toast]);
-  return { ...view, ...commands };
+  return { ...view, ...toasterCommands(toaster) };
 }
 
 /** Everything a colour-mode control needs from the colour-mode child, and its command (machines/colorMode.view.ts). */
 export function useColorModeView(): ColorModeView & ColorModeCommands {
   const colorMode = AppActor.useSelector((snapshot) => snapshot.children.colorMode);
   const view = useSelector(colorMode, colorModeView, sameView);
-  const commands = useMemo(
-    () => colorModeCommands(colorMode && ((event) => colorMode.send(event))),
-    [colorMode],
-  );
-  return { ...view, ...commands };
+  return { ...view, ...colorModeCommands(colorMode) };
 }
