@@ -189,7 +189,7 @@ describe('documents and missing files', () => {
   it('answers other methods on pages and files with 405, saying which methods are allowed', async () => {
     for (const [method, url] of [
       ['DELETE', '/'],
-      ['POST', '/login'],
+      ['POST', '/campaign/1'],
       ['PUT', '/assets/no-such-file.js'],
     ] as const) {
       const res = await app.inject({ method, url });

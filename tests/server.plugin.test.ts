@@ -31,6 +31,8 @@ describe('demoApi() Vite plugin', { timeout: 120_000 }, () => {
     await devHook({ middlewares: { use: (m: Middleware) => dev.push(m) } } as unknown as ViteDevServer);
     await previewHook({
       middlewares: { use: (m: Middleware) => preview.push(m) },
+      // Where the preview finds the build's sign-in template for failed no-JavaScript sign-ins.
+      config: { root: dataDir, build: { outDir: 'dist' } },
     } as unknown as PreviewServer);
     expect(dev).toHaveLength(1);
     expect(preview).toHaveLength(1);
