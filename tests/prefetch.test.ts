@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiBaseFrom, sessionPreloadTag } from '../build/apiPreload';
 import { importPage, loadPage } from '../src/pages/registry';
 import {
@@ -148,6 +148,9 @@ describe('when prefetching is allowed', () => {
 });
 
 describe('prefetchPath and loadPage', () => {
+  // The campaign page's code first: on a busy machine its first import alone can outlast both the test's
+  // timeout and the prefetched data's freshness window, which the tests below would then misread.
+  beforeAll(() => importPage('campaign'), 60_000);
   connectPrefetch(importPage);
   afterEach(() => pageDataCache.clear());
 
