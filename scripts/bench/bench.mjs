@@ -93,3 +93,5 @@ execSync(
 execSync('node scripts/bench/bench-web.mjs', { stdio: 'inherit' });
 // First contentful paint, the main heading's paint and LCP, prerendered against the SPA shell (medians of 10).
 execSync('node scripts/bench/bench-paint.mjs', { stdio: 'inherit' });
+// Interaction durations as INP counts them (Event Timing), at 1x and 4x CPU, side by side with the reference.
+execSync('node scripts/bench/bench-interactions.mjs', { stdio: 'inherit' });

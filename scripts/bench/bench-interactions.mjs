@@ -1,0 +1,450 @@
+// Responsiveness benchmark (issue 21): how long each interaction holds the page before the browser can paint,
+// as INP counts it. Figures, never pass/fail. Runnable alone (`node scripts/bench/bench-interactions.mjs`, after
+// `npm run build`) and part of `npm run bench`.
+//
+// Method. Chromium, 1280×800, one fresh browser context per run (a cold load), both apps behind one static
+// server (gzip 6, SPA fallback; this app's /api and /_ipx proxied to its production build under vite preview).
+// An init script observes Event Timing (`PerformanceObserver` type `event`, `durationThreshold: 16`); an
+// interaction's duration is the longest entry carrying its interactionId, from the input to the next paint.
+// Below the threshold there is no entry: such a run counts as 16 ms (an upper bound, printed as `<=16`).
+// CPU slowdown is CDP `Emulation.setCPUThrottlingRate`. Runs of this app and the reference alternate so that
+// load from other processes falls on both alike; medians.
+//  - navigation click: cold load of `/`, 1.5 s, click the first campaign link; at 1× and 4×, this app and the
+//    reference, with ratios; also with the pointer resting on the link 150 ms first. Beside it: click → new
+//    <h1> in the DOM, and the frames (animation frames begun after the click) until the new <h1> existed.
+//  - Back: the page after the click, then the browser's Back. Not an input event, so no Event Timing entry:
+//    measured from the `popstate` event to the end of the next frame (its rAF callback and a task after it).
+//  - this app only, at 4× and 1×: choosing Dark in the header's colour-mode control, showing a toast in the
+//    gallery, closing it, submitting sign-in with a wrong password.
+//  - hydration of `/` at 4×: total blocking time (the part over 50 ms of each long task after first
+//    contentful paint, until 4 s after the heading showed), and all long tasks from navigation start.
+// Environment: BENCH_RUNS (navigation, default 10), BENCH_OTHER_RUNS (default 5), BENCH_TBT_RUNS (default 7),
+// REFERENCE_BUILD (default ../shared/reference/reference-build).
+import { spawn } from 'node:child_process';
+import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, request as httpRequest } from 'node:http';
+import { loadavg, tmpdir } from 'node:os';
+import { extname, join, normalize } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { chromium } from '@playwright/test';
+import getPort from 'get-port';
+import { findChromium } from '../ci/find-chromium.mjs';
+
+const RUNS = Number(process.env.BENCH_RUNS) || 10;
+const OTHER_RUNS = Number(process.env.BENCH_OTHER_RUNS) || 5;
+const TBT_RUNS = Number(process.env.BENCH_TBT_RUNS) || 7;
+const REFERENCE = process.env.REFERENCE_BUILD ?? '../shared/reference/reference-build';
+const referenceRoot = [REFERENCE, '/work/shared/reference/reference-build'].find((dir) =>
+  existsSync(join(dir, '200.html')),
+);
+const DESKTOP_UA =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36';
+const CAMPAIGN_LINK = 'a[href^="/campaign/"]:not([href*="components"])';
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.webp': 'image/webp',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.txt': 'text/plain; charset=utf-8',
+};
+const COMPRESSIBLE = new Set(['.html', '.js', '.css', '.json', '.svg', '.txt']);
+
+/** A static server with an SPA fallback and gzip level 6; `proxy` forwards those path prefixes elsewhere. */
+function staticServer(root, fallback, proxy) {
+  const gzipped = new Map();
+  return createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    if (proxy?.prefixes.some((prefix) => url.pathname.startsWith(prefix))) {
+      const upstream = httpRequest(
+        { host: '127.0.0.1', port: proxy.port, path: req.url, method: req.method, headers: req.headers },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
+      upstream.on('error', () => res.writeHead(502).end());
+      req.pipe(upstream);
+      return;
+    }
+    let path = normalize(join(root, decodeURIComponent(url.pathname)));
+    if (!path.startsWith(normalize(root))) return res.writeHead(400).end();
+    if (existsSync(path) && statSync(path).isDirectory()) path = join(path, 'index.html');
+    if (!existsSync(path)) {
+      if (extname(url.pathname) !== '') return res.writeHead(404).end();
+      path = join(root, fallback);
+    }
+    const ext = extname(path);
+    const headers = {
+      'content-type': TYPES[ext] ?? 'application/octet-stream',
+      'cache-control':
+        path.includes('/assets/') || path.includes('/_nuxt/')
+          ? 'public, max-age=31536000, immutable'
+          : 'no-cache',
+    };
+    if (COMPRESSIBLE.has(ext) && /\bgzip\b/.test(req.headers['accept-encoding'] ?? '')) {
+      if (!gzipped.has(path)) gzipped.set(path, gzipSync(readFileSync(path), { level: 6 }));
+      res.writeHead(200, { ...headers, 'content-encoding': 'gzip', vary: 'accept-encoding' });
+      return res.end(gzipped.get(path));
+    }
+    res.writeHead(200, headers);
+    createReadStream(path).pipe(res);
+  });
+}
+
+const listen = (server, port) => new Promise((resolve) => server.listen(port, '127.0.0.1', resolve));
+
+async function waitFor(url, ms = 180_000) {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {}
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`${url} did not answer within ${ms} ms`);
+}
+
+const median = (values) => {
+  const sorted = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
+  if (sorted.length === 0) return Number.NaN;
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+/** Runs in every page before its own scripts: Event Timing, long tasks, paints, the Back timing. */
+function instrument() {
+  const bench = { events: [], longTasks: [], popstateFrame: Number.NaN };
+  window.__bench = bench;
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries())
+      if (entry.interactionId)
+        bench.events.push({
+          name: entry.name,
+          id: entry.interactionId,
+          start: entry.startTime,
+          duration: entry.duration,
+          delay: entry.processingStart - entry.startTime,
+          processing: entry.processingEnd - entry.processingStart,
+        });
+  }).observe({ type: 'event', durationThreshold: 16, buffered: true });
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries())
+      bench.longTasks.push({ start: entry.startTime, duration: entry.duration });
+  }).observe({ type: 'longtask', buffered: true });
+  // Added before any script of the page's: it runs first, when the browser dispatches the event.
+  window.addEventListener('popstate', () => {
+    const at = performance.now();
+    requestAnimationFrame(() => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => {
+        bench.popstateFrame = performance.now() - at;
+      };
+      channel.port2.postMessage(null);
+    });
+  });
+}
+
+/** A fresh context (cold cache) at the given CPU slowdown; `run` gets the page. */
+async function withPage(browser, rate, run) {
+  const context = await browser.newContext({ userAgent: DESKTOP_UA, viewport: { width: 1280, height: 800 } });
+  try {
+    const page = await context.newPage();
+    await page.addInitScript(instrument);
+    if (rate !== 1) {
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate });
+    }
+    return await run(page);
+  } finally {
+    await context.close();
+  }
+}
+
+/** Opens `path`, waits for its visible <h1>, then 1.5 s of looking (hydration, idle prefetching). */
+async function open(page, url) {
+  await page.goto(url);
+  await page.locator('h1:visible').first().waitFor({ timeout: 30_000 });
+  await page.waitForTimeout(1500);
+}
+
+/**
+ * The interaction `act` performs, as INP counts it: the longest Event Timing entry of an interaction that began
+ * after `act` started. Entries arrive after the paint that ends them, so it waits for a few frames first.
+ */
+async function interaction(page, act) {
+  const since = await page.evaluate(() => performance.now());
+  await act();
+  await page.evaluate(
+    () =>
+      new Promise((resolve) =>
+        requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 250))),
+      ),
+  );
+  const entries = await page.evaluate(
+    (since) => window.__bench.events.filter((entry) => entry.start >= since),
+    since,
+  );
+  if (entries.length === 0) return { duration: 16, delay: 0, processing: 0, presentation: 0 };
+  const longest = entries.reduce((a, b) => (b.duration > a.duration ? b : a));
+  return {
+    duration: longest.duration,
+    delay: longest.delay,
+    processing: longest.processing,
+    presentation: longest.duration - longest.delay - longest.processing,
+  };
+}
+
+/** Click → new <h1> in the DOM, and the animation frames begun in between (1 = the frame after the click). */
+function watchNewHeading(page) {
+  return page.evaluate(
+    () =>
+      new Promise((resolve) => {
+        const before = document.querySelector('main h1') ?? document.querySelector('h1');
+        const beforeText = before?.textContent;
+        let clickedAt = 0;
+        let frames = 0;
+        const countFrames = () => {
+          frames += 1;
+          requestAnimationFrame(countFrames);
+        };
+        document.addEventListener(
+          'click',
+          () => {
+            clickedAt = performance.now();
+            requestAnimationFrame(countFrames);
+          },
+          { capture: true, once: true },
+        );
+        const observer = new MutationObserver(() => {
+          const now = document.querySelector('main h1') ?? document.querySelector('h1');
+          if (clickedAt && now && (now !== before || now.textContent !== beforeText)) {
+            observer.disconnect();
+            resolve({ heading: performance.now() - clickedAt, frames: frames + 1 });
+          }
+        });
+        observer.observe(document.body, { childList: true, subtree: true, characterData: true });
+      }),
+  );
+}
+
+/** Cold load of `/`, 1.5 s, (hover 150 ms,) click the first campaign link; then Back. */
+function navigation(browser, app, rate, hover) {
+  return withPage(browser, rate, async (page) => {
+    await open(page, `${app.url}/`);
+    const link = page.locator(CAMPAIGN_LINK).first();
+    if (hover) {
+      await link.hover();
+      await page.waitForTimeout(150);
+    }
+    const heading = watchNewHeading(page);
+    const { duration, delay, processing, presentation } = await interaction(page, async () => {
+      await link.click();
+      await heading;
+    });
+    const { heading: toHeading, frames } = await heading;
+    await page.waitForTimeout(1000);
+    await page.goBack();
+    await page.waitForFunction(() => Number.isFinite(window.__bench.popstateFrame), null, {
+      timeout: 30_000,
+    });
+    const back = await page.evaluate(() => window.__bench.popstateFrame);
+    return { duration, delay, processing, presentation, toHeading, frames, back };
+  });
+}
+
+/** Total blocking time of a cold load of `/` after FCP, and all long tasks from navigation start. */
+function hydration(browser, app, rate) {
+  return withPage(browser, rate, async (page) => {
+    await page.goto(`${app.url}/`);
+    await page.locator('h1:visible').first().waitFor({ timeout: 30_000 });
+    await page.waitForTimeout(4000);
+    return page.evaluate(() => {
+      const fcp = performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? 0;
+      let tbt = 0;
+      let all = 0;
+      for (const { start, duration } of window.__bench.longTasks) {
+        all += Math.max(0, duration - 50);
+        const end = start + duration;
+        if (end > fcp) tbt += Math.max(0, end - Math.max(start, fcp) - 50);
+      }
+      return { tbt, all };
+    });
+  });
+}
+
+/** This app's other interactions (issue 21), each from a cold load. */
+const others = {
+  'colour mode: choose Dark': async (browser, app, rate) =>
+    withPage(browser, rate, async (page) => {
+      await open(page, `${app.url}/`);
+      const control = page.getByRole('banner').getByRole('radiogroup', { name: 'Color mode' });
+      await control.waitFor();
+      const { duration } = await interaction(page, () =>
+        control.locator('label', { hasText: 'Dark' }).click(),
+      );
+      await page.waitForFunction(() => document.documentElement.dataset.colorMode === 'dark');
+      return duration;
+    }),
+  'toast: show (gallery)': async (browser, app, rate) =>
+    withPage(browser, rate, async (page) => {
+      await open(page, `${app.url}/campaign/components/info`);
+      const show = page.getByRole('button', { name: 'Show toast', exact: true });
+      const { duration } = await interaction(page, () => show.click());
+      await page.getByRole('region', { name: 'Notifications (F8)' }).getByRole('listitem').first().waitFor();
+      return duration;
+    }),
+  'toast: close': async (browser, app, rate) =>
+    withPage(browser, rate, async (page) => {
+      await open(page, `${app.url}/campaign/components/info`);
+      await page.getByRole('button', { name: 'Show toast', exact: true }).click();
+      const toast = page.getByRole('region', { name: 'Notifications (F8)' }).getByRole('listitem').first();
+      await toast.waitFor();
+      await page.waitForTimeout(500);
+      return (await interaction(page, () => toast.getByRole('button', { name: 'Close' }).click())).duration;
+    }),
+  'sign-in: wrong password': async (browser, app, rate) =>
+    withPage(browser, rate, async (page) => {
+      await open(page, `${app.url}/login`);
+      await page.getByLabel('Email').fill('demo@example.com');
+      await page.getByLabel('Password').fill('not-the-password');
+      const { duration } = await interaction(page, () =>
+        page.getByRole('button', { name: 'Sign in' }).click(),
+      );
+      await page.getByRole('alert').waitFor({ timeout: 30_000 });
+      return duration;
+    }),
+};
+
+async function main() {
+  if (!referenceRoot) throw new Error(`No reference build at ${REFERENCE} (set REFERENCE_BUILD).`);
+  if (!existsSync('dist/.vite/manifest.json'))
+    throw new Error('No build in dist/: run `npm run build` first.');
+  const chrome = findChromium();
+  if (!chrome) throw new Error('No Chromium (set CHROME_PATH).');
+  const dataDir = await mkdtemp(join(tmpdir(), 'bench-interactions-'));
+  const apiPort = await getPort();
+  const api = spawn(
+    'npx',
+    ['vite', 'preview', '--host', '127.0.0.1', '--port', String(apiPort), '--strictPort'],
+    {
+      env: { ...process.env, DATA_DIR: dataDir, VITE_CONFIG_NATIVE_IGNORE_WARNING: 'true' },
+      stdio: 'ignore',
+      detached: true,
+    },
+  );
+  const servers = [];
+  let browser;
+  try {
+    await waitFor(`http://127.0.0.1:${apiPort}/api/session`);
+    const apps = [
+      {
+        name: 'this app',
+        root: 'dist',
+        fallback: 'index.html',
+        proxy: { port: apiPort, prefixes: ['/api/', '/_ipx/'] },
+      },
+      { name: 'reference', root: referenceRoot, fallback: '200.html' },
+    ];
+    for (const app of apps) {
+      const port = await getPort();
+      const server = staticServer(app.root, app.fallback, app.proxy);
+      await listen(server, port);
+      servers.push(server);
+      app.url = `http://127.0.0.1:${port}`;
+      app.nav = {};
+      app.tbt = [];
+    }
+    const [ours, reference] = apps;
+    const load = loadavg().map((n) => n.toFixed(1));
+    browser = await chromium.launch({ executablePath: chrome, args: ['--no-sandbox'] });
+
+    const cases = [
+      ['cold', 1, false],
+      ['cold', 4, false],
+      ['hover', 4, true],
+    ];
+    for (let run = 0; run < RUNS; run += 1) {
+      for (const [label, rate, hover] of cases) {
+        for (const app of run % 2 ? [...apps].reverse() : apps) {
+          const key = `${label} ${rate}x`;
+          app.nav[key] ??= [];
+          app.nav[key].push(await navigation(browser, app, rate, hover));
+        }
+      }
+      process.stdout.write(`\rnavigation run ${run + 1}/${RUNS}`);
+    }
+    for (let run = 0; run < TBT_RUNS; run += 1) {
+      for (const app of run % 2 ? [...apps].reverse() : apps) app.tbt.push(await hydration(browser, app, 4));
+      process.stdout.write(`\rhydration run ${run + 1}/${TBT_RUNS}   `);
+    }
+    const otherResults = {};
+    for (const [name, measure] of Object.entries(others)) {
+      otherResults[name] = { 1: [], 4: [] };
+      for (let run = 0; run < OTHER_RUNS; run += 1)
+        for (const rate of [4, 1]) otherResults[name][rate].push(await measure(browser, ours, rate));
+      process.stdout.write(`\r${name.padEnd(40)}`);
+    }
+    process.stdout.write('\n');
+
+    // Only an interaction's own duration has the threshold; its parts and other timings are plain figures.
+    const fmt = (value, label) =>
+      value <= 16 && /^[a-z]/.test(label) && !/hydration/.test(label) ? '<=16' : value.toFixed(1);
+    const line = (label, a, b) =>
+      console.log(
+        `${label.padEnd(50)} ${fmt(a, label).padStart(9)} ${b === undefined ? '' : fmt(b, label).padStart(10)} ${
+          b === undefined ? '' : (a / b).toFixed(2).padStart(7)
+        }`,
+      );
+    console.log(
+      `\n== Interactions (Event Timing, INP's measure), medians; load average ${load.join(' ')} at start ==`,
+    );
+    console.log(
+      `${'figure (ms)'.padEnd(50)} ${'this app'.padStart(9)} ${'reference'.padStart(10)} ${'ratio'.padStart(7)}`,
+    );
+    for (const key of Object.keys(ours.nav)) {
+      const pick = (app, field) => median(app.nav[key].map((r) => r[field]));
+      const n = ours.nav[key].length;
+      line(`navigation click, ${key} CPU (n=${n})`, pick(ours, 'duration'), pick(reference, 'duration'));
+      line(`  of which input delay (main thread busy before)`, pick(ours, 'delay'), pick(reference, 'delay'));
+      line(`  of which event handlers`, pick(ours, 'processing'), pick(reference, 'processing'));
+      line(`  of which until the next paint`, pick(ours, 'presentation'), pick(reference, 'presentation'));
+      line(`  click -> new <h1> in the DOM, ${key}`, pick(ours, 'toHeading'), pick(reference, 'toHeading'));
+      console.log(
+        `${`  frames until the new <h1>, ${key}`.padEnd(50)} ${String(pick(ours, 'frames')).padStart(9)} ${String(
+          pick(reference, 'frames'),
+        ).padStart(10)}`,
+      );
+      line(`  Back: popstate -> end of next frame, ${key}`, pick(ours, 'back'), pick(reference, 'back'));
+    }
+    line(
+      `hydration of /: TBT after FCP, 4x CPU (n=${TBT_RUNS})`,
+      median(ours.tbt.map((r) => r.tbt)),
+      median(reference.tbt.map((r) => r.tbt)),
+    );
+    line(
+      '  all long tasks over 50 ms, from navigation start',
+      median(ours.tbt.map((r) => r.all)),
+      median(reference.tbt.map((r) => r.all)),
+    );
+    for (const [name, byRate] of Object.entries(otherResults))
+      for (const rate of [4, 1]) line(`${name}, ${rate}x CPU (n=${OTHER_RUNS})`, median(byRate[rate]));
+    console.log('<=16: below the Event Timing threshold (no entry); counted as 16 in medians and ratios.');
+  } finally {
+    await browser?.close();
+    for (const server of servers) server.close();
+    try {
+      process.kill(-api.pid);
+    } catch {}
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();
