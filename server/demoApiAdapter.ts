@@ -6,18 +6,21 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { type ApiConfig, readApiConfig } from '../api/config.ts';
-import { openDatabase } from '../api/database/open.ts';
+import { type OpenDatabase, openDatabase } from '../api/database/open.ts';
 import { apiPlugin } from '../api/plugin.ts';
 
 export interface DemoApiAdapterOptions {
   /** Defaults to the environment, as api/main.ts reads it. */
   config?: ApiConfig;
   log: Pick<Console, 'error'>;
+  /** Told the opened database (the server's metrics read its pool). */
+  onOpen?: (database: OpenDatabase) => void;
 }
 
 export const demoApiAdapter: FastifyPluginAsync<DemoApiAdapterOptions> = async (app, options) => {
   const config = options.config ?? readApiConfig();
   const database = await openDatabase(config.database);
   app.addHook('onClose', () => database.close());
+  options.onOpen?.(database);
   await app.register(apiPlugin, { db: database.db, config, log: options.log });
 };
