@@ -7,6 +7,7 @@
  */
 import type { AnyEventObject, InspectionEvent, Observer } from 'xstate';
 import type { ReportsConfig } from '../config';
+import { whenIdle } from './lazyLoad';
 
 /** What the reporter reads: the events in order received, how many fell out, the last snapshot. */
 export interface EventLogView {
@@ -39,6 +40,14 @@ export type ReportCause =
 export type Send = (cause: ReportCause, log: EventLogView) => void;
 
 /**
+ * Whether this page view's web vitals are measured and sent: a `rate` share of views, and none when the
+ * browser sends Global Privacy Control. Decided here so that the other views never fetch web-vitals.
+ */
+export function sampleVitals(rate: number, random: () => number = Math.random, nav: Navigator = navigator) {
+  return (nav as { globalPrivacyControl?: boolean }).globalPrivacyControl !== true && random() < rate;
+}
+
+/**
  * Starts recording, and listens for uncaught errors and unhandled rejections from now on (a start-up
  * failure is one: src/main.tsx rethrows it, and a report with no snapshot yet says so).
  */
@@ -51,6 +60,7 @@ export function startEventLog(config: ReportsConfig, target: Window = window) {
   };
   let shown: unknown;
   let reporter: Promise<Send> | undefined;
+  let vitals = config.enabled && sampleVitals(config.vitalsSampleRate);
   const report = (cause: ReportCause) => {
     if (!config.enabled) return;
     // What was true when it happened, not when the reporter has arrived.
@@ -92,6 +102,18 @@ export function startEventLog(config: ReportsConfig, target: Window = window) {
       } else if (inspection.type === '@xstate.snapshot') {
         const snapshot = inspection.snapshot as unknown as ReportableSnapshot;
         log.snapshot = snapshot;
+        // Once the first page (or the error page instead) is on screen: web-vitals, lazily, never competes
+        // with its chunk and data.
+        if (vitals && (snapshot.context.current || snapshot.hasTag('error'))) {
+          vitals = false;
+          // A chunk that will not load costs this sample, and is no error of the visitor's.
+          whenIdle(() =>
+            import('./vitals').then(
+              (module) => module.startVitals(config, log),
+              () => {},
+            ),
+          );
+        }
         const error = snapshot.context.error;
         // Once per error shown (an error is first screened for crawlers, untagged, then shown).
         if (error && error !== shown && snapshot.hasTag('error')) {
