@@ -184,4 +184,24 @@ describe('report scrubber', () => {
     expect(small.eventsDropped).toBe(2 + events.length - small.events.length);
     expect(small.events.at(-1)?.type).toBe('something.unknown');
   });
+
+  it("names the route of the path the visitor is on, not the context's page, after a failed navigation", () => {
+    const log = {
+      events: [],
+      dropped: 0,
+      snapshot: {
+        value: { navigation: 'idle', errors: 'shown' },
+        context: { current: null, error: { statusCode: 500, message: 'Boom' }, build: { id: 'b' } },
+        hasTag: () => true,
+      },
+      boot: null,
+    };
+    const cause = { kind: 'view' as const, error: { statusCode: 500, message: 'Boom' } };
+    const options = { buildId: 'x', now: 5, maxBytes: 15 * 1024 };
+    expect(buildReport(cause, log, { ...options, path: '/campaign/1' }).route).toEqual({
+      name: 'campaign',
+      path: '/campaign/1',
+    });
+    expect(buildReport(cause, log, { ...options, path: '/no/such/page' }).route.name).toBeNull();
+  });
 });

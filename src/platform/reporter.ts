@@ -4,6 +4,7 @@
  * `credentials: 'omit'`: a report carries no cookie, and the server keeps no address.
  */
 import type { ReportBody, ReportedVital } from '../../api/types';
+import { matchRoute } from '../../machines/routes';
 import type { ReportsConfig } from '../config';
 import type { EventLogView, ReportCause, Send } from './eventLog';
 import { barePath, scrubEvent, scrubText } from './reportScrub';
@@ -24,7 +25,11 @@ export function buildReport(
   const snapshot = log.snapshot;
   const base = {
     buildId: snapshot?.context.build.id ?? options.buildId,
-    route: { name: snapshot?.context.current?.route ?? null, path: barePath(options.path) },
+    // The route of the path the visitor is on: after a failed navigation, the page in context is not it.
+    route: {
+      name: matchRoute(barePath(options.path))?.route.name ?? snapshot?.context.current?.route ?? null,
+      path: barePath(options.path),
+    },
     state: (snapshot?.value ?? 'notStarted') as ReportBody['state'],
     boot: log.boot ? { path: barePath(log.boot.path), title: null } : null,
     time: Math.round(options.now),
