@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { AnyStateNode } from 'xstate';
 import { type AppEvent, appMachine } from '../machines/app.machine';
+import { matchRoute } from '../machines/routes';
 import { buildReport } from '../src/platform/reporter';
 import { barePath, EVENT_ALLOW_LIST, scrubEvent, scrubPath, scrubText } from '../src/platform/reportScrub';
 
@@ -197,7 +198,12 @@ describe('report scrubber', () => {
       boot: null,
     };
     const cause = { kind: 'view' as const, error: { statusCode: 500, message: 'Boom' } };
-    const options = { buildId: 'x', now: 5, maxBytes: 15 * 1024 };
+    const options = {
+      buildId: 'x',
+      now: 5,
+      maxBytes: 15 * 1024,
+      routeOf: (path: string) => matchRoute(path)?.route.name,
+    };
     expect(buildReport(cause, log, { ...options, path: '/campaign/1' }).route).toEqual({
       name: 'campaign',
       path: '/campaign/1',

@@ -6,6 +6,7 @@
  * fetched only when there is something to send.
  */
 import type { AnyEventObject, InspectionEvent, Observer } from 'xstate';
+import { matchRoute } from '../../machines/routes';
 import type { ReportsConfig } from '../config';
 import { whenIdle } from './lazyLoad';
 
@@ -65,7 +66,9 @@ export function startEventLog(config: ReportsConfig, target: Window = window) {
     if (!config.enabled) return;
     // What was true when it happened, not when the reporter has arrived.
     const seen = { ...log, events: log.events.slice() };
-    reporter ??= import('./reporter').then((module) => module.createReporter(config));
+    reporter ??= import('./reporter').then((module) =>
+      module.createReporter(config, (path) => matchRoute(path)?.route.name),
+    );
     reporter.then(
       (send) => send(cause, seen),
       () => {
