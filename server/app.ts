@@ -24,6 +24,13 @@ import { demoApiAdapter } from './demoApiAdapter.ts';
 import { handleIconRequest, ICON_ENDPOINT } from './icons.ts';
 import { createImageServer, IMAGE_CACHE_DEFAULTS, IMAGE_ENDPOINT } from './images.ts';
 import { hashesOfBuild } from './inlineHashes.ts';
+import {
+  installMetrics,
+  isMetricsOn,
+  type MetricsConfig,
+  type MetricsSources,
+  serveMetrics,
+} from './metrics.ts';
 import { CACHE, cacheControlFor, type HeaderOptions, securityHeaders } from './securityHeaders.ts';
 
 /** The largest request body any route takes (the demo API's own limit is the same). */
@@ -49,6 +56,8 @@ export interface ServerOptions {
   requestTimeoutMs?: number;
   /** Honour X-Forwarded-* from a proxy in front (logs show the client's address). */
   trustProxy?: boolean;
+  /** Prometheus metrics (server/metrics.ts); off when omitted. `host` is where METRICS_PORT listens. */
+  metrics?: MetricsConfig & { host?: string };
 }
 
 /** Files of the build that are never served: source maps, dotfiles (Vite's `.vite/` manifest), host config. */
@@ -258,6 +267,23 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     );
   });
 
+  // Before any route, so that its hooks see them all.
+  const sources: MetricsSources = {};
+  const metrics = options.metrics;
+  if (metrics && isMetricsOn(metrics)) {
+    const registry = installMetrics(app, metrics, sources);
+    const { port } = metrics;
+    if (port !== null) {
+      let server: import('node:http').Server | undefined;
+      app.addHook('onListen', async () => {
+        server = await serveMetrics(registry, port, metrics.host ?? 'localhost');
+      });
+      app.addHook('onClose', async () => {
+        await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
+      });
+    }
+  }
+
   await app.register(fastifyCompress, {
     // Static files are compressed at build time (build/precompress.ts); this covers API JSON and the rest.
     threshold: 1024,
@@ -302,6 +328,9 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       loginTemplate ??= readFile(loginTemplateFile, 'utf8').catch(() => undefined);
       return loginTemplate;
     },
+    onOpen: (database) => {
+      sources.databasePool = database.pool;
+    },
   });
 
   const iconHandler = async (request: FastifyRequest, reply: FastifyReply) => {
@@ -319,6 +348,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     maxRendersQueued: IMAGE_CACHE_DEFAULTS.maxRendersQueued,
     log: consoleLike(app.log),
   });
+  sources.imageRenders = images.renders;
   const imageHandler = async (request: FastifyRequest, reply: FastifyReply) => {
     const response = await images(request.method, request.raw.url ?? request.url);
     reply.code(response.status).headers(response.headers);

@@ -8,7 +8,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { type Accounts, createAccounts } from '../api/accounts.ts';
 import { type ApiConfig, readApiConfig } from '../api/config.ts';
-import { openDatabase } from '../api/database/open.ts';
+import { type OpenDatabase, openDatabase } from '../api/database/open.ts';
 import { formsPlugin } from '../api/forms.ts';
 import { apiPlugin } from '../api/plugin.ts';
 
@@ -20,12 +20,15 @@ export interface DemoApiAdapterOptions {
   loginTemplate: () => Promise<string | undefined>;
   /** Receives the accounts the routes share (the server renders the no-JavaScript shell with them). */
   onAccounts?: (accounts: Accounts) => void;
+  /** Told the opened database (the server's metrics read its pool). */
+  onOpen?: (database: OpenDatabase) => void;
 }
 
 export const demoApiAdapter: FastifyPluginAsync<DemoApiAdapterOptions> = async (app, options) => {
   const config = options.config ?? readApiConfig();
   const database = await openDatabase(config.database);
   app.addHook('onClose', () => database.close());
+  options.onOpen?.(database);
   // One set of accounts for both adapters: the JSON API under /api and the HTML forms at the root.
   const accounts = createAccounts({ db: database.db, config });
   options.onAccounts?.(accounts);

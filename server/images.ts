@@ -341,7 +341,11 @@ export function createImageServer(options: ImageServerOptions = {}) {
     });
   }
 
-  return async function handle(method: string, url: string): Promise<RenderedImage> {
+  // Renders running and waiting, for the server's metrics.
+  const renders = () => ({ inFlight: limit.activeCount, queued: limit.pendingCount });
+  return Object.assign(handle, { renders });
+
+  async function handle(method: string, url: string): Promise<RenderedImage> {
     if (method !== 'GET' && method !== 'HEAD') {
       const response = errorResponse(405, `${method} is not allowed on ${IMAGE_ENDPOINT}; use GET.`);
       response.headers.allow = 'GET, HEAD';
@@ -380,7 +384,7 @@ export function createImageServer(options: ImageServerOptions = {}) {
       log.error(`[images] ${url} failed:`, error);
       return errorResponse(500, 'The image could not be rendered.');
     }
-  };
+  }
 }
 
 /** Connect middleware for `vite` and `vite preview`; everything outside `/_ipx/` goes to `next()`. */

@@ -3,13 +3,15 @@
  *
  * Environment: PORT (4173), HOST (localhost), DIST_DIR (dist), DATA_DIR (.data), IMAGE_CACHE_DIR
  * (.data/image-cache), DEMO_API_DELAY_MS, HSTS=1 behind TLS, TRUST_PROXY=1 behind a reverse proxy,
- * SHUTDOWN_GRACE_MS (10000), LOG_LEVEL (info), VITE_API_BASE_URL (defaults to what the build had).
+ * SHUTDOWN_GRACE_MS (10000), LOG_LEVEL (info), VITE_API_BASE_URL (defaults to what the build had),
+ * METRICS_PORT / METRICS_TOKEN (Prometheus metrics on their own port, or at /metrics with a bearer token).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import closeWithGrace from 'close-with-grace';
 import { buildServer } from './app.ts';
+import { readMetricsConfig } from './metrics.ts';
 import { BUILD_ENV_FILE, ICON_FALLBACK_URL } from './securityHeaders.ts';
 
 /** Both server/main.ts and dist-server/main.mjs sit one folder below the project root. */
@@ -61,6 +63,7 @@ async function start() {
       },
       logger: { level: env.LOG_LEVEL || 'info' },
       trustProxy: flag(env.TRUST_PROXY),
+      metrics: { ...readMetricsConfig(env), host },
     });
   } catch (error) {
     console.error(`Could not start the server: ${(error as Error).message}`);

@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { AnyStateNode } from 'xstate';
 import { type AppEvent, appMachine } from '../machines/app.machine';
+import { matchRoute } from '../machines/routes';
 import { buildReport } from '../src/platform/reporter';
 import { barePath, EVENT_ALLOW_LIST, scrubEvent, scrubPath, scrubText } from '../src/platform/reportScrub';
 
@@ -183,5 +184,30 @@ describe('report scrubber', () => {
     expect(new TextEncoder().encode(JSON.stringify(small)).length).toBeLessThanOrEqual(1500);
     expect(small.eventsDropped).toBe(2 + events.length - small.events.length);
     expect(small.events.at(-1)?.type).toBe('something.unknown');
+  });
+
+  it("names the route of the path the visitor is on, not the context's page, after a failed navigation", () => {
+    const log = {
+      events: [],
+      dropped: 0,
+      snapshot: {
+        value: { navigation: 'idle', errors: 'shown' },
+        context: { current: null, error: { statusCode: 500, message: 'Boom' }, build: { id: 'b' } },
+        hasTag: () => true,
+      },
+      boot: null,
+    };
+    const cause = { kind: 'view' as const, error: { statusCode: 500, message: 'Boom' } };
+    const options = {
+      buildId: 'x',
+      now: 5,
+      maxBytes: 15 * 1024,
+      routeOf: (path: string) => matchRoute(path)?.route.name,
+    };
+    expect(buildReport(cause, log, { ...options, path: '/campaign/1' }).route).toEqual({
+      name: 'campaign',
+      path: '/campaign/1',
+    });
+    expect(buildReport(cause, log, { ...options, path: '/no/such/page' }).route.name).toBeNull();
   });
 });

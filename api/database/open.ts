@@ -20,6 +20,8 @@ export interface OpenDatabase {
   readonly kind: DatabaseConfig['kind'];
   /** Where it is, safe to log (never a password). */
   readonly where: string;
+  /** The PostgreSQL pool's clients, for the server's metrics; PGlite has one embedded connection and no pool. */
+  readonly pool?: () => { total: number; idle: number; waiting: number };
   close(): Promise<void>;
 }
 
@@ -105,7 +107,13 @@ async function openPostgres(config: { url: string; poolSize: number }): Promise<
     dialect: new PostgresDialect({ pool }),
     plugins: [new CamelCasePlugin()],
   });
-  return { db, kind: 'postgres', where, close: () => db.destroy() };
+  return {
+    db,
+    kind: 'postgres',
+    where,
+    pool: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    close: () => db.destroy(),
+  };
 }
 
 async function migrateToLatest(db: Kysely<Database>): Promise<void> {

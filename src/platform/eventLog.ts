@@ -6,10 +6,20 @@
  * fetched only when there is something to send.
  */
 import type { AnyEventObject, InspectionEvent, Observer } from 'xstate';
+import { matchRoute } from '../../machines/routes';
 import type { ReportsConfig } from '../config';
+import { whenIdle } from './lazyLoad';
 import type { EventLogView, ReportableSnapshot, ReportCause, Send } from './reportTypes';
 
 export type { EventLogView, ReportableSnapshot, ReportCause, Send } from './reportTypes';
+
+/**
+ * Whether this page view's web vitals are measured and sent: a `rate` share of views, and none when the
+ * browser sends Global Privacy Control. Decided here so that the other views never fetch web-vitals.
+ */
+export function sampleVitals(rate: number, random: () => number = Math.random, nav: Navigator = navigator) {
+  return (nav as { globalPrivacyControl?: boolean }).globalPrivacyControl !== true && random() < rate;
+}
 
 /**
  * Starts recording, and listens for uncaught errors and unhandled rejections from now on (a start-up
@@ -24,11 +34,14 @@ export function startEventLog(config: ReportsConfig, target: Window = window) {
   };
   let shown: unknown;
   let reporter: Promise<Send> | undefined;
+  let vitals = config.enabled && sampleVitals(config.vitalsSampleRate);
   const report = (cause: ReportCause) => {
     if (!config.enabled) return;
     // What was true when it happened, not when the reporter has arrived.
     const seen = { ...log, events: log.events.slice() };
-    reporter ??= import('./reporter').then((module) => module.createReporter(config));
+    reporter ??= import('./reporter').then((module) =>
+      module.createReporter(config, (path) => matchRoute(path)?.route.name),
+    );
     reporter.then(
       (send) => send(cause, seen),
       () => {
@@ -65,6 +78,18 @@ export function startEventLog(config: ReportsConfig, target: Window = window) {
       } else if (inspection.type === '@xstate.snapshot') {
         const snapshot = inspection.snapshot as unknown as ReportableSnapshot;
         log.snapshot = snapshot;
+        // Once the first page (or the error page instead) is on screen: web-vitals, lazily, never competes
+        // with its chunk and data.
+        if (vitals && (snapshot.context.current || snapshot.hasTag('error'))) {
+          vitals = false;
+          // A chunk that will not load costs this sample, and is no error of the visitor's.
+          whenIdle(() =>
+            import('./vitals').then(
+              (module) => module.startVitals(config, log),
+              () => {},
+            ),
+          );
+        }
         const error = snapshot.context.error;
         // Once per error shown (an error is first screened for crawlers, untagged, then shown).
         if (error && error !== shown && snapshot.hasTag('error')) {

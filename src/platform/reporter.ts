@@ -19,12 +19,18 @@ export function buildReport(
     readonly path: string;
     readonly now: number;
     readonly maxBytes: number;
+    /** The route table's name for a path (passed in: importing the table here would split it off the entry). */
+    readonly routeOf?: RouteOf;
   },
 ): ReportBody {
   const snapshot = log.snapshot;
   const base = {
     buildId: snapshot?.context.build.id ?? options.buildId,
-    route: { name: snapshot?.context.current?.route ?? null, path: barePath(options.path) },
+    // The route of the path the visitor is on: a failed navigation commits no route to the context.
+    route: {
+      name: options.routeOf?.(barePath(options.path)) ?? snapshot?.context.current?.route ?? null,
+      path: barePath(options.path),
+    },
     state: (snapshot?.value ?? 'notStarted') as ReportBody['state'],
     boot: log.boot ? { path: barePath(log.boot.path), title: null } : null,
     time: Math.round(options.now),
@@ -79,7 +85,9 @@ export function sendReport(report: ReportBody, endpoint: string, send: Fetch = f
   });
 }
 
-export function createReporter(config: ReportsConfig): Send {
+export type RouteOf = (path: string) => string | null | undefined;
+
+export function createReporter(config: ReportsConfig, routeOf?: RouteOf): Send {
   let sent = 0;
   // The same error can arrive twice (a start-up failure logged, then rethrown as a rejection).
   const seen = new WeakSet<object>();
@@ -96,6 +104,7 @@ export function createReporter(config: ReportsConfig): Send {
       path: window.location.pathname,
       now: Date.now(),
       maxBytes: config.maxBytes,
+      ...(routeOf ? { routeOf } : {}),
     });
     sendReport(report, config.endpoint);
   };

@@ -1,0 +1,163 @@
+/**
+ * Prometheus metrics of the production server (prom-client). Never public: served either on a separate port
+ * (METRICS_PORT, bound to HOST like the server) for a scraper on the private network, or at /metrics on the
+ * server's own port behind a bearer token (METRICS_TOKEN). Without either nothing is measured and /metrics is
+ * whatever any unknown path is; with a token, a request without it gets the same 404, so the route is
+ * invisible to anyone who does not hold it.
+ *
+ * Labels are bounded: a request's route is the route's pattern (`/api/campaigns/:id`, `/*`), never the URL.
+ */
+import { timingSafeEqual } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+
+export interface MetricsConfig {
+  /** A separate port for the metrics alone (null: none). */
+  port: number | null;
+  /** Bearer token that opens /metrics on the server's own port (null: no such route). */
+  token: string | null;
+}
+
+export interface MetricsSources {
+  /** Image renders running and waiting (server/images.ts). */
+  imageRenders?: () => { inFlight: number; queued: number };
+  /** The PostgreSQL pool's clients; PGlite has no pool (one embedded connection), so it gives none. */
+  databasePool?: () => { total: number; idle: number; waiting: number } | undefined;
+}
+
+type Env = Record<string, string | undefined>;
+
+/** METRICS_PORT and METRICS_TOKEN; a bad port is an error, not a silent "off". */
+export function readMetricsConfig(env: Env = process.env): MetricsConfig {
+  const rawPort = env.METRICS_PORT?.trim() ?? '';
+  let port: number | null = null;
+  if (rawPort !== '') {
+    if (!/^\d+$/.test(rawPort) || Number(rawPort) < 1 || Number(rawPort) > 65_535)
+      throw new Error(`METRICS_PORT=${JSON.stringify(rawPort)} is not a port number (1 to 65535).`);
+    port = Number(rawPort);
+  }
+  const token = env.METRICS_TOKEN?.trim() ?? '';
+  return { port, token: token === '' ? null : token };
+}
+
+export const isMetricsOn = (config: MetricsConfig) => config.port !== null || config.token !== null;
+
+/** The route a request matched, as its pattern; requests no route matched share one label. */
+function routeOf(request: FastifyRequest): string {
+  return request.routeOptions.url ?? 'unmatched';
+}
+
+/**
+ * Registers the metrics and the hooks that feed them on `app` (call before its routes are added, so the
+ * hooks see every route). Returns the registry, for `serveMetrics`.
+ */
+export function installMetrics(
+  app: FastifyInstance,
+  config: MetricsConfig,
+  sources: MetricsSources = {},
+): Registry {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+
+  const duration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Time to answer a request, by method, route pattern and status.',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  const signInRefusals = new Counter({
+    name: 'sign_in_refusals_total',
+    help: 'Sign-in attempts refused by the attempt limits (429).',
+    registers: [registry],
+  });
+  const reports = new Counter({
+    name: 'reports_received_total',
+    help: 'Error and web-vitals reports stored (POST /api/reports answered 201), by kind.',
+    labelNames: ['kind'] as const,
+    registers: [registry],
+  });
+  new Gauge({
+    name: 'image_renders',
+    help: 'Image renders running (in_flight) and waiting for a slot (queued).',
+    labelNames: ['state'] as const,
+    registers: [registry],
+    collect() {
+      const renders = sources.imageRenders?.();
+      if (!renders) return;
+      this.set({ state: 'in_flight' }, renders.inFlight);
+      this.set({ state: 'queued' }, renders.queued);
+    },
+  });
+  new Gauge({
+    name: 'db_pool_clients',
+    help: 'PostgreSQL pool clients: all open (total), idle, and queries waiting for one (waiting). Absent on PGlite.',
+    labelNames: ['state'] as const,
+    registers: [registry],
+    collect() {
+      const pool = sources.databasePool?.();
+      if (!pool) return;
+      this.set({ state: 'total' }, pool.total);
+      this.set({ state: 'idle' }, pool.idle);
+      this.set({ state: 'waiting' }, pool.waiting);
+    },
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+    const route = routeOf(request);
+    const status = reply.statusCode;
+    duration.observe({ method: request.method, route, status: String(status) }, reply.elapsedTime / 1000);
+    if (request.method !== 'POST') return;
+    if (route === '/api/session' && status === 429) signInRefusals.inc();
+    else if (route === '/api/reports' && status === 201) {
+      const kind = (request.body as { kind?: unknown } | undefined)?.kind;
+      reports.inc({ kind: kind === 'vitals' ? 'vitals' : 'error' });
+    }
+  });
+
+  const { token } = config;
+  if (token !== null) {
+    app.get('/metrics', async (request: FastifyRequest, reply: FastifyReply) => {
+      reply.header('cache-control', 'no-store');
+      if (!hasBearer(request.headers.authorization, token)) {
+        return reply.code(404).type('text/plain; charset=utf-8').send('Not found.');
+      }
+      return reply.type(registry.contentType).send(await registry.metrics());
+    });
+  }
+  return registry;
+}
+
+/** Constant-time for tokens of the given length; a length mismatch says only that it is wrong. */
+export function hasBearer(header: string | undefined, token: string): boolean {
+  const given = Buffer.from(/^Bearer\s+(.+)$/i.exec(header ?? '')?.[1] ?? '');
+  const expected = Buffer.from(token);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/** The metrics alone on their own port: GET /metrics, 404 for anything else. */
+export function serveMetrics(registry: Registry, port: number, host: string): Promise<Server> {
+  const server = createServer(async (request, response) => {
+    const path = (request.url ?? '/').split('?')[0];
+    if (request.method !== 'GET' || path !== '/metrics') {
+      response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not found.');
+      return;
+    }
+    try {
+      const body = await registry.metrics();
+      response
+        .writeHead(200, { 'content-type': registry.contentType, 'cache-control': 'no-store' })
+        .end(body);
+    } catch {
+      response.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' }).end('Metrics failed.');
+    }
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve(server);
+    });
+  });
+}
