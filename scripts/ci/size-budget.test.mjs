@@ -10,14 +10,19 @@ import { test } from 'node:test';
 import { firstLoads } from './first-load.mjs';
 
 const LIMITS = {
-  /** JavaScript of `/` before its page shows: entry, static imports, the page chunk and its imports. */
-  indexJsGzip: 113_000,
   /**
-   * The same for every other route. Raised from 116.0 for issue 23: recording the app actor's events for
-   * replayable error reports must start with the actor (src/platform/eventLog.ts, about 0.45 kB gzip); the
-   * reporter, the scrubber and web-vitals load only when there is something to send.
+   * JavaScript of `/` before its page shows: entry, static imports, the page chunk and its imports. Raised from
+   * 113.0 with the routes' (below): the features of this round that must run before the app's first page.
    */
-  routeJsGzip: 116_300,
+  indexJsGzip: 113_300,
+  /**
+   * The same for every other route. Raised from 116.0 for what must start with the app actor: recording its
+   * events for replayable error reports (src/platform/eventLog.ts, about 0.45 kB gzip; the reporter, the
+   * scrubber and web-vitals load only when there is something to send), the forms that hydrate what was typed
+   * or posted before the app ran (src/platform/formState.ts) and the views' commands. Lower it again as the
+   * first load shrinks (the gallery's small shared chunks are the next candidates).
+   */
+  routeJsGzip: 116_900,
   /** CSS of any route's first load. */
   cssGzip: 8_000,
   /** Smaller chunks cost a request (and a modulepreload) for next to nothing: fold them into an importer. */
