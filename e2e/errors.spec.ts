@@ -210,7 +210,7 @@ test.describe('500', () => {
     await expectPage(page, { url: '/', heading: LANDING_TITLE });
 
     // The gallery's code cannot be downloaded: the error views ship in the main bundle, so they still work.
-    await page.route(/\/assets\/componentsInfo-[\w-]+\.js$/, (route) => route.abort());
+    await page.route(/\/assets\/componentsInfo-[\w-]+\.js(\?.*)?$/, (route) => route.abort());
     await page.getByRole('link', { name: 'Browse the component gallery' }).click();
     await expectPage(page, { url: '/campaign/components/info', heading: '500', title: SERVER_ERROR_TITLE });
     await expect(errorMessage(page)).toHaveText(

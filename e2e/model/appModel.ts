@@ -26,7 +26,7 @@ export type Assertion = (page: Page) => Promise<void>;
 
 const NOT_FOUND_TITLE = '404 - Page Not Found | campaign-web';
 const SERVER_ERROR_TITLE = '500 - Internal Server Error | campaign-web';
-const GALLERY_CHUNK = /\/assets\/componentsInfo-[\w-]+\.js$/;
+const GALLERY_CHUNK = /\/assets\/componentsInfo-[\w-]+\.js(\?.*)?$/;
 
 function errorMessage(page: Page) {
   return page.getByRole('main').getByRole('paragraph');
