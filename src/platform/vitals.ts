@@ -15,8 +15,8 @@ import { onLCP } from 'web-vitals/onLCP.js';
 import { onTTFB } from 'web-vitals/onTTFB.js';
 import type { ReportedVital, VitalName } from '../../api/types';
 import type { ReportsConfig } from '../config';
-import type { EventLogView } from './eventLog';
 import { buildReport, sendReport } from './reporter';
+import type { EventLogView } from './reportTypes';
 
 /** The fields of a web-vitals metric a report keeps. */
 export interface VitalMetric {
