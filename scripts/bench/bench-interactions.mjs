@@ -21,15 +21,14 @@
 // Environment: BENCH_RUNS (navigation, default 10), BENCH_OTHER_RUNS (default 5), BENCH_TBT_RUNS (default 7),
 // REFERENCE_BUILD (default ../shared/reference/reference-build).
 import { spawn } from 'node:child_process';
-import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, request as httpRequest } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
-import { extname, join, normalize } from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { join } from 'node:path';
 import { chromium } from '@playwright/test';
 import getPort from 'get-port';
 import { findChromium } from '../ci/find-chromium.mjs';
+import { listen, median, staticServer, waitFor } from './shared.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS) || 10;
 const OTHER_RUNS = Number(process.env.BENCH_OTHER_RUNS) || 5;
@@ -41,83 +40,6 @@ const referenceRoot = [REFERENCE, '/work/shared/reference/reference-build'].find
 const DESKTOP_UA =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36';
 const CAMPAIGN_LINK = 'a[href^="/campaign/"]:not([href*="components"])';
-
-const TYPES = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.webp': 'image/webp',
-  '.ico': 'image/x-icon',
-  '.woff2': 'font/woff2',
-  '.txt': 'text/plain; charset=utf-8',
-};
-const COMPRESSIBLE = new Set(['.html', '.js', '.css', '.json', '.svg', '.txt']);
-
-/** A static server with an SPA fallback and gzip level 6; `proxy` forwards those path prefixes elsewhere. */
-function staticServer(root, fallback, proxy) {
-  const gzipped = new Map();
-  return createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://x');
-    if (proxy?.prefixes.some((prefix) => url.pathname.startsWith(prefix))) {
-      const upstream = httpRequest(
-        { host: '127.0.0.1', port: proxy.port, path: req.url, method: req.method, headers: req.headers },
-        (answer) => {
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(res);
-        },
-      );
-      upstream.on('error', () => res.writeHead(502).end());
-      req.pipe(upstream);
-      return;
-    }
-    let path = normalize(join(root, decodeURIComponent(url.pathname)));
-    if (!path.startsWith(normalize(root))) return res.writeHead(400).end();
-    if (existsSync(path) && statSync(path).isDirectory()) path = join(path, 'index.html');
-    if (!existsSync(path)) {
-      if (extname(url.pathname) !== '') return res.writeHead(404).end();
-      path = join(root, fallback);
-    }
-    const ext = extname(path);
-    const headers = {
-      'content-type': TYPES[ext] ?? 'application/octet-stream',
-      'cache-control':
-        path.includes('/assets/') || path.includes('/_nuxt/')
-          ? 'public, max-age=31536000, immutable'
-          : 'no-cache',
-    };
-    if (COMPRESSIBLE.has(ext) && /\bgzip\b/.test(req.headers['accept-encoding'] ?? '')) {
-      if (!gzipped.has(path)) gzipped.set(path, gzipSync(readFileSync(path), { level: 6 }));
-      res.writeHead(200, { ...headers, 'content-encoding': 'gzip', vary: 'accept-encoding' });
-      return res.end(gzipped.get(path));
-    }
-    res.writeHead(200, headers);
-    createReadStream(path).pipe(res);
-  });
-}
-
-const listen = (server, port) => new Promise((resolve) => server.listen(port, '127.0.0.1', resolve));
-
-async function waitFor(url, ms = 180_000) {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {}
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`${url} did not answer within ${ms} ms`);
-}
-
-const median = (values) => {
-  const sorted = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
-  if (sorted.length === 0) return Number.NaN;
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 
 /** Runs in every page before its own scripts: Event Timing, long tasks, paints, the Back timing. */
 function instrument() {
@@ -343,7 +265,8 @@ async function main() {
   const servers = [];
   let browser;
   try {
-    await waitFor(`http://127.0.0.1:${apiPort}/api/session`);
+    // The demo API migrates its database first: slow on a busy machine.
+    await waitFor(`http://127.0.0.1:${apiPort}/api/session`, 180_000);
     const apps = [
       {
         name: 'this app',

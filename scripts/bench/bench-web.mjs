@@ -12,15 +12,15 @@
 // The app's API (and images) come from its own production server, proxied by the static server; the
 // reference has no API.
 import { spawn } from 'node:child_process';
-import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
-import { extname, join, normalize } from 'node:path';
+import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
 import getPort from 'get-port';
 import { findChromium } from '../ci/find-chromium.mjs';
+import { listen, median, staticServer, waitFor } from './shared.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS) || 10;
 const LIGHTHOUSE_RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
@@ -30,83 +30,6 @@ const referenceRoot = [REFERENCE, '/work/shared/reference/reference-build'].find
 );
 const DESKTOP_UA =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36';
-
-const TYPES = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.webp': 'image/webp',
-  '.ico': 'image/x-icon',
-  '.woff2': 'font/woff2',
-  '.txt': 'text/plain; charset=utf-8',
-};
-const COMPRESSIBLE = new Set(['.html', '.js', '.css', '.json', '.svg', '.txt']);
-
-/** A static server with an SPA fallback and gzip level 6; `proxy` forwards those path prefixes elsewhere. */
-function staticServer(root, fallback, proxy) {
-  const gzipped = new Map();
-  return createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://x');
-    if (proxy?.prefixes.some((prefix) => url.pathname.startsWith(prefix))) {
-      const upstream = httpRequest(
-        { host: '127.0.0.1', port: proxy.port, path: req.url, method: req.method, headers: req.headers },
-        (answer) => {
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(res);
-        },
-      );
-      upstream.on('error', () => res.writeHead(502).end());
-      req.pipe(upstream);
-      return;
-    }
-    let path = normalize(join(root, decodeURIComponent(url.pathname)));
-    if (!path.startsWith(normalize(root))) return res.writeHead(400).end();
-    if (existsSync(path) && statSync(path).isDirectory()) path = join(path, 'index.html');
-    if (!existsSync(path)) {
-      if (extname(url.pathname) !== '') return res.writeHead(404).end();
-      path = join(root, fallback);
-    }
-    const ext = extname(path);
-    const headers = {
-      'content-type': TYPES[ext] ?? 'application/octet-stream',
-      'cache-control':
-        path.includes('/assets/') || path.includes('/_nuxt/')
-          ? 'public, max-age=31536000, immutable'
-          : 'no-cache',
-    };
-    if (COMPRESSIBLE.has(ext) && /\bgzip\b/.test(req.headers['accept-encoding'] ?? '')) {
-      if (!gzipped.has(path)) gzipped.set(path, gzipSync(readFileSync(path), { level: 6 }));
-      res.writeHead(200, { ...headers, 'content-encoding': 'gzip', vary: 'accept-encoding' });
-      return res.end(gzipped.get(path));
-    }
-    res.writeHead(200, headers);
-    createReadStream(path).pipe(res);
-  });
-}
-
-const listen = (server, port) => new Promise((resolve) => server.listen(port, '127.0.0.1', resolve));
-
-async function waitFor(url, ms = 60_000) {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {}
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`${url} did not answer within ${ms} ms`);
-}
-
-const median = (values) => {
-  const sorted = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
-  if (sorted.length === 0) return Number.NaN;
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 
 /** Sizes of the files behind the script URLs a page fetched, read from disk. */
 function scriptBytes(root, urls) {
