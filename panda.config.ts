@@ -25,8 +25,17 @@ const palettes = new Set([
 ]);
 const unusedTokenGroups = ['animations', 'blurs', 'aspectRatios'];
 
+/**
+ * A colour of the theme: the light shade, the dark one under `data-color-mode=dark` (set before the first
+ * paint by the boot script), and the dark one when the system prefers dark and nothing set the attribute
+ * (JavaScript off: the page follows the system, as "System" does).
+ */
 const alias = (light: string, dark: string) => ({
-  value: { base: `{colors.${light}}`, _dark: `{colors.${dark}}` },
+  value: {
+    base: `{colors.${light}}`,
+    _dark: `{colors.${dark}}`,
+    _systemDark: { _noColorMode: `{colors.${dark}}` },
+  },
 });
 
 export default defineConfig({
@@ -46,16 +55,20 @@ export default defineConfig({
       return { ...preset, theme: { ...theme, tokens, keyframes: {} } };
     },
   },
-  // Dark styles hang on the attribute the colour-mode machine sets on <html>.
+  // Dark styles hang on the attribute the colour-mode machine sets on <html>; without it (no script ran),
+  // on the system's preference.
   conditions: {
     extend: {
       dark: '[data-color-mode=dark] &',
       light: '[data-color-mode=light] &',
+      systemDark: '@media (prefers-color-scheme: dark)',
+      noColorMode: ':root:not([data-color-mode]) &',
     },
   },
   globalCss: {
     html: { colorScheme: 'light', bg: 'bg', color: 'fg', fontFamily: 'body', lineHeight: '1.55' },
     '[data-color-mode=dark]': { colorScheme: 'dark' },
+    '@media (prefers-color-scheme: dark)': { ':root:not([data-color-mode])': { colorScheme: 'dark' } },
     body: { minHeight: '100dvh', WebkitFontSmoothing: 'antialiased' },
     ':focus-visible': { outline: '2px solid', outlineColor: 'primary.focus', outlineOffset: '2px' },
     '@media (prefers-reduced-motion: reduce)': {

@@ -31,6 +31,7 @@ import {
   serializeInlinePayload,
 } from '../machines/payload.ts';
 import { prerenderPaths, routeRules, withoutTrailingSlash } from '../machines/routeRules.ts';
+import { routes } from '../machines/routes.ts';
 import { LOW_PRIORITY } from './scriptPriority.ts';
 
 type Next = (error?: unknown) => void;
@@ -56,6 +57,11 @@ export interface DocumentParts {
   readonly payload: PagePayload;
   /** Files (under the base) to `modulepreload`: the page's chunk and what it imports. */
   readonly preload: readonly string[];
+  /**
+   * The mode the page forces (its route's `colorMode`), written on `<html>` so that it holds with JavaScript
+   * off too; the boot script would set the same attribute before the first paint.
+   */
+  readonly colorMode?: 'light' | 'dark';
 }
 
 /**
@@ -92,6 +98,8 @@ export function renderDocument(shell: string, parts: DocumentParts, base = '/'):
     )
     .join('');
   out = replaceOnce(out, /<\/head>/, `${hints}${links}</head>`, '</head>');
+  if (parts.colorMode !== undefined)
+    out = replaceOnce(out, /<html\b/, `<html data-color-mode="${parts.colorMode}"`, '<html>');
   // The payload block is data, never run: `type="application/json"`, with `<` escaped inside.
   const payload = `<script type="application/json" id="${INLINE_PAYLOAD_ID}">${serializeInlinePayload(parts.payload)}</script>`;
   const markup = parts.html.slice(hints.length);
@@ -152,6 +160,11 @@ interface ViteManifestChunk {
 }
 
 /** The page's chunk and its static imports, minus what the entry already loads. */
+/** The mode a route forces, if any (see `RouteRecord.colorMode`). */
+function forcedColorModeOf(route: string): 'light' | 'dark' | undefined {
+  return routes.find((record) => record.name === route)?.colorMode;
+}
+
 function chunkFiles(manifest: Record<string, ViteManifestChunk>, route: string): string[] {
   const key = Object.keys(manifest).find((name) => name.endsWith(`src/pages/${pageFileOf(route)}.tsx`));
   if (!key) return [];
@@ -238,7 +251,8 @@ export function prerenderPages({ entry, renderPlugins = [] }: PrerenderOptions):
           const file = join(outDir, htmlFileOf(path));
           await mkdir(dirname(file), { recursive: true });
           const preload = chunkFiles(manifest, page.route);
-          await writeFile(file, renderDocument(shell, { ...page, preload }, base));
+          const colorMode = forcedColorModeOf(page.route);
+          await writeFile(file, renderDocument(shell, { ...page, preload, colorMode }, base));
           await writeFile(join(dirname(file), '_payload.json'), JSON.stringify(page.payload));
         }
         // What the server answers a failed sign-in posted as a form with (api/forms.ts): `/login` with the
@@ -247,7 +261,8 @@ export function prerenderPages({ entry, renderPlugins = [] }: PrerenderOptions):
           const file = join(outDir, FORM_TEMPLATE_DIR, 'login.html');
           await mkdir(dirname(file), { recursive: true });
           const preload = chunkFiles(manifest, failedLogin.route);
-          await writeFile(file, renderDocument(shell, { ...failedLogin, preload }, base));
+          const colorMode = forcedColorModeOf(failedLogin.route);
+          await writeFile(file, renderDocument(shell, { ...failedLogin, preload, colorMode }, base));
         }
         const metaFile = join(outDir, BUILDS, 'meta', `${buildId}.json`);
         const meta = JSON.parse(await readFile(metaFile, 'utf8'));

@@ -216,6 +216,8 @@ test.describe('colour mode', () => {
 
   for (const mode of ['Light', 'Dark'] as const) {
     test(`axe finds nothing serious in ${mode.toLowerCase()} mode`, async ({ page }) => {
+      // Four pages, each analysed by axe: about 15 s on a quiet 2-core machine.
+      test.slow();
       await openPage(page, '/', LANDING_TITLE);
       await choose(page, mode);
       await expectMode(page, mode === 'Light' ? 'light' : 'dark');
@@ -237,4 +239,70 @@ test.describe('colour mode', () => {
       }
     });
   }
+});
+
+test.describe('colour mode without JavaScript', () => {
+  test.use({ javaScriptEnabled: false });
+
+  /** The page's background, as painted: the theme's `bg` colour on `<html>`. */
+  async function background(page: Page): Promise<string> {
+    return page.locator('html').evaluate((el) => getComputedStyle(el).backgroundColor);
+  }
+
+  test('a page follows the system’s colour scheme, and the gallery is dark whatever the system says', async ({
+    page,
+  }) => {
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.goto('/');
+    await expect(page.locator('html')).not.toHaveAttribute('data-color-mode');
+    const light = await background(page);
+    expect(await page.locator('html').evaluate((el) => getComputedStyle(el).colorScheme)).toBe('light');
+
+    await page.emulateMedia({ colorScheme: 'dark' });
+    const dark = await background(page);
+    expect(dark).not.toBe(light);
+    expect(await page.locator('html').evaluate((el) => getComputedStyle(el).colorScheme)).toBe('dark');
+
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.goto(GALLERY);
+    await expect(page.locator('html')).toHaveAttribute('data-color-mode', 'dark');
+    expect(await background(page)).toBe(dark);
+  });
+
+  test('the control says it cannot be used: a disabled radio group showing the default', async ({ page }) => {
+    await page.goto('/');
+    const group = control(header(page));
+    await expect(group).toHaveAttribute('aria-disabled', 'true');
+    for (const name of ['Light', 'Dark', 'System'])
+      await expect(group.getByRole('radio', { name })).toBeDisabled();
+    await expect(group.getByRole('radio', { name: 'System' })).toBeChecked();
+    await group.locator('label', { hasText: 'Dark' }).click({ force: true });
+    await expect(group.getByRole('radio', { name: 'System' })).toBeChecked();
+  });
+});
+
+test('before the app has started the control is disabled; it is enabled in place once the app runs', async ({
+  page,
+}) => {
+  await page.emulateMedia({ colorScheme: 'light' });
+  let release: () => void = () => undefined;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/assets/*.js', async (route) => {
+    await released;
+    await route.continue();
+  });
+  await page.goto('/', { waitUntil: 'commit' });
+  const group = control(header(page));
+  const dark = group.getByRole('radio', { name: 'Dark' });
+  await expect(dark).toBeDisabled();
+  await expect(group).toHaveAttribute('aria-disabled', 'true');
+  const box = await group.boundingBox();
+  const results = await new AxeBuilder({ page }).include('header').analyze();
+  expect(results.violations.map((violation) => violation.id)).toEqual([]);
+  release();
+  await expect(dark).toBeEnabled();
+  await expect(group).not.toHaveAttribute('aria-disabled');
+  expect(await group.boundingBox()).toEqual(box);
+  await choose(page, 'Dark');
+  await expectMode(page, 'dark');
 });

@@ -67,6 +67,8 @@ test.describe('tooltips', () => {
   test('the header’s icon-only colour-mode buttons say what they are', async ({ page }) => {
     await openWithClock(page, '/', LANDING_TITLE);
     const control = header(page).getByRole('radiogroup', { name: 'Color mode' });
+    // The real control, not its first-paint stand-in (disabled, without tooltips).
+    await expect(control.getByRole('radio', { name: 'Dark' })).toBeEnabled();
     await control.locator('label', { hasText: 'Dark' }).hover();
     await page.clock.runFor(700);
     await expect(tooltip(page, 'Dark')).toBeVisible();

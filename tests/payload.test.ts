@@ -110,6 +110,11 @@ describe('the prerendered document', () => {
     expect(serializeInlinePayload(parts.payload)).not.toMatch(/[<>&\u2028]/);
   });
 
+  it('writes the mode a page forces on <html>, and nothing for a page that forces none', () => {
+    expect(html).toContain('<html>');
+    expect(renderDocument(shell, { ...parts, colorMode: 'dark' })).toContain('<html data-color-mode="dark">');
+  });
+
   it('fails the build loudly when the shell has nowhere to put the page', () => {
     expect(() => renderDocument('<html><head></head><body></body></html>', parts)).toThrow(/title/);
   });

@@ -14,17 +14,16 @@ export interface ColorModeSwitchProps {
 /**
  * The colour-mode preference as an Ark UI segment group, driven by the colour-mode machine: the value is
  * the machine's preference, a change is the view's `choose` command (a `colorMode.set` event), and on a page that forces a mode the
- * control is disabled because the machine would not take the event.
+ * control is disabled because the machine would not take the event. It is mounted only once the stored
+ * preference has been read (./ColorModeSwitch.lazy.tsx): Ark's hidden radios keep the `checked` they were
+ * first rendered with through a later change of value, and a control rebuilt under a resting pointer would
+ * lose its hover (and its tooltip).
  */
 export function ColorModeSwitch({ compact = false }: ColorModeSwitchProps) {
-  const { preference, forced, disabled, rootAttributes, settled, choose } = useColorModeView();
+  const { preference, forced, disabled, rootAttributes, choose } = useColorModeView();
   return (
     <div className={css({ display: 'inline-flex', flexDirection: 'column', gap: '2' })}>
       <SegmentGroup.Root
-        // A hydrated page renders the control before the machine has read the stored preference (the server
-        // cannot know it). Ark's hidden radios keep the server's `checked` through a later change of value, so
-        // the control is built afresh once, when its first page has settled; an SPA load is settled already.
-        key={settled ? 'settled' : 'booting'}
         className={root}
         value={preference}
         disabled={disabled}
