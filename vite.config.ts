@@ -10,25 +10,23 @@ import { prerenderPages } from './build/prerenderPages.ts';
 import { scriptPriority } from './build/scriptPriority.ts';
 import { spaFallbackForMalformedPaths } from './build/spaFallback.ts';
 import { staticStyles } from './build/staticStyles.ts';
-import { config } from './src/config.ts';
-import { parseIconBody } from './src/platform/iconSvg.ts';
 
 const port = Number(process.env.PORT) || 4173;
 
 export default defineConfig({
   plugins: [
     react(),
-    colorModeBoot({ storageKey: config.colorMode.storageKey }),
+    colorModeBoot(),
     spaFallbackForMalformedPaths(),
     buildManifest(),
     prerenderPages({
       entry: '/src/prerender.tsx',
-      renderPlugins: [bundledIcons({ parseIconBody }), pageChunks()],
+      renderPlugins: [bundledIcons(), pageChunks()],
     }),
     pageChunks(),
     demoApi(),
     assetEndpoints(),
-    bundledIcons({ parseIconBody }),
+    bundledIcons(),
     apiPreload(),
     staticStyles(),
     scriptPriority(),

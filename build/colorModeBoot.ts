@@ -7,6 +7,7 @@
  */
 import type { Plugin } from 'vite';
 import { type RouteRecord, routes } from '../machines/routes.ts';
+import { config } from '../src/config.ts';
 
 function segments(path: string): string[] {
   return path.split('/').filter((segment) => segment !== '');
@@ -61,9 +62,13 @@ export function colorModeBootScript(table: readonly RouteRecord[], storageKey: s
 
 /**
  * Injects the boot script as the first thing in `<head>` of every HTML page Vite serves or builds. The
- * storage key comes from vite.config.ts (the app's config), as server/ imports nothing from src/.
+ * storage key is the app's own (`src/config.ts`), so the script reads what the app writes.
  */
-export function colorModeBoot({ storageKey }: { readonly storageKey: string }): Plugin {
+export function colorModeBoot({
+  storageKey = config.colorMode.storageKey,
+}: {
+  readonly storageKey?: string;
+} = {}): Plugin {
   return {
     name: 'campaign-web:color-mode-boot',
     transformIndexHtml: {

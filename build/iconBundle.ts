@@ -4,6 +4,7 @@ import type { IconifyJSON } from '@iconify/types';
 import { getIconData, getIcons, iconToSVG } from '@iconify/utils';
 import type { Plugin } from 'vite';
 import { loadCollection } from '../server/icons.ts';
+import { parseIconBody } from '../src/platform/iconSvg.ts';
 
 /**
  * Icon names written as whole string literals, `'lucide:house'` or `"lucide:house"`. A name put together at
@@ -88,7 +89,7 @@ export interface BundledIconsOptions {
   module?: string;
   /** The stand-in module of the pre-rendered icons, relative to the Vite root. */
   renderedModule?: string;
-  /** The browser's body parser, passed in by vite.config.ts; without it no icon is pre-rendered. */
+  /** The body parser; the browser's own (`src/platform/iconSvg.ts`) unless a test passes another. */
   parseIconBody?: IconBodyParser;
 }
 
@@ -120,9 +121,9 @@ export function bundledIcons(options: BundledIconsOptions = {}): Plugin {
       }
       if (file === renderedTarget) {
         // Warnings about missing names come from the other module; this one only renders what exists.
-        const parse = options.parseIconBody;
-        const sets = parse ? await collectBundledIcons(srcDir, () => {}) : [];
-        const rendered = parse ? renderBundledIcons(sets, await scanIconNames(srcDir), parse) : {};
+        const parse = options.parseIconBody ?? parseIconBody;
+        const sets = await collectBundledIcons(srcDir, () => {});
+        const rendered = renderBundledIcons(sets, await scanIconNames(srcDir), parse);
         return `export const renderedIcons = ${JSON.stringify(rendered)};\n`;
       }
       return null;

@@ -4,15 +4,17 @@
  * A permitted import planted the same way must pass, so the rules are not simply failing everything.
  */
 import { execFileSync } from 'node:child_process';
-import { rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const root = join(import.meta.dirname, '..');
 const biome = join(root, 'node_modules', '.bin', 'biome');
 
-function lint(folder: string, source: string): { failed: boolean; output: string } {
-  const file = join(root, folder, `planted-${process.pid}-${Math.random().toString(36).slice(2)}.ts`);
+/** Plants `source` in `folder` (as `name`, if given: a config file's rule matches by name) and lints it. */
+function lint(folder: string, source: string, name?: string): { failed: boolean; output: string } {
+  const planted = `planted-${process.pid}-${Math.random().toString(36).slice(2)}`;
+  const file = join(root, folder, name?.replace('*', planted) ?? `${planted}.ts`);
   writeFileSync(file, `${source}\n`);
   try {
     const output = execFileSync(biome, ['lint', '--colors=off', '--only=style/noRestrictedImports', file], {
@@ -95,6 +97,24 @@ describe('dependency rules (biome.json noRestrictedImports)', { timeout: 30_000 
     expect(result.failed).toBe(true);
     expect(result.output).toContain('noRestrictedImports');
     expect(result.output).toContain(rule);
+  });
+
+  it.each([
+    "export { config } from './src/config.ts';",
+    "export { buildServer } from './server/app.ts';",
+    "export { routes } from './machines/routes.ts';",
+  ])('rejects %s in a Vite config, which imports only build/', (source) => {
+    const result = lint('.', source, 'vite.*.config.ts');
+    expect(result.failed).toBe(true);
+    expect(result.output).toContain('The Vite and Vitest configs import only build/');
+    expect(
+      lint('.', "export { colorModeBoot } from './build/colorModeBoot.ts';", 'vite.*.config.ts').failed,
+    ).toBe(false);
+  });
+
+  it('vite.config.ts itself passes the rule', () => {
+    const result = lint('.', readFileSync(join(root, 'vite.config.ts'), 'utf8'), 'vite.*.config.ts');
+    expect(result.output).not.toContain('noRestrictedImports');
   });
 
   it.each([
