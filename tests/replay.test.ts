@@ -1,3 +1,4 @@
+// @vitest-environment happy-dom
 /**
  * A report made in the browser replays to the same state: the recorder of src/platform/eventLog.ts watches an
  * app actor (with the path tests' fakes) through a campaign navigation whose data answers 500, the reporter

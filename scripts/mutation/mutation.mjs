@@ -1,48 +1,61 @@
-// `npm run test:mutation`: Stryker over machines/ (stryker.config.mjs), then one summary line with the score.
-// Extra arguments go to `stryker run` (e.g. `npm run test:mutation -- --mutate machines/returnTo.ts`).
-// `--ci` (in .ci/run): the incremental run only when the committed incremental file holds results for every
-// file of machines/; otherwise the run would test most mutants from scratch (hours on 2 cores), so it says so
-// and stops without running.
+// `npm run test:mutation`: Stryker over machines/ (stryker.config.mjs), then over the code that talks to the
+// browser and the network (stryker.adapters.config.mjs: src/platform, the page registry, src/ui/format.ts, api/),
+// then the hand-written mutant kinds Stryker lacks (scripts/mutation/mutant-kinds.mjs, after its own tests). Prints a
+// score per file and per folder, and a summary line per run.
+//   --ci               (in .ci/run) incremental only: a run covers the files its committed incremental file has
+//                      results for (the others are listed, never tested from scratch: hours on 2 cores), and a
+//                      survivor without a recorded reason fails.
+//   --full             every mutant again (`--force`), the adapters' static mutants included (MUTATION_STATIC=1);
+//                      the nightly-style run whose incremental files are committed as CI's baseline.
+//   --only machines | --only adapters | --only kinds   one part.
+// Other arguments go to `stryker run` (e.g. `-- --only machines --mutate machines/returnTo.ts`).
 // Kills are split by what failed first: a frozen-file comparison (`frozen …` messages of tests/support/
 // frozenPaths.ts) or a behaviour assertion (hand-written tests and the per-state invariants of path tests).
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { explain, REASONS_DIR, readReasons, survivorsOf } from './mutation-survivors.mjs';
 
-const REPORT = 'reports/mutation/mutation.json';
-const INCREMENTAL = 'stryker-incremental.json';
+const RUNS = {
+  machines: {
+    config: 'stryker.config.mjs',
+    incremental: 'stryker-incremental.json',
+    report: 'reports/mutation/mutation.json',
+    roots: ['machines'],
+  },
+  adapters: {
+    config: 'stryker.adapters.config.mjs',
+    incremental: 'stryker-incremental.adapters.json',
+    report: 'reports/mutation-adapters/mutation.json',
+    roots: ['src/platform', 'src/pages/registry.ts', 'src/ui/format.ts', 'api'],
+  },
+};
+/** The folders scored apart; each must reach FOLDER_THRESHOLD, all together OVERALL_THRESHOLD. */
+const FOLDERS = ['machines', 'src/platform', 'src/pages', 'src/ui', 'api'];
+const FOLDER_THRESHOLD = 85;
+const OVERALL_THRESHOLD = 90;
+
 const args = process.argv.slice(2);
 const ci = args.includes('--ci');
+const full = args.includes('--full');
+const onlyAt = args.indexOf('--only');
+const only = onlyAt >= 0 ? args[onlyAt + 1] : null;
+const strykerArgs = args.filter(
+  (arg, index) => !['--ci', '--full', '--only'].includes(arg) && !(onlyAt >= 0 && index === onlyAt + 1),
+);
+if (full) strykerArgs.push('--force');
 
-if (ci) {
-  const sources = readdirSync('machines')
-    .filter((name) => name.endsWith('.ts'))
-    .map((name) => `machines/${name}`);
-  const baseline = existsSync(INCREMENTAL)
-    ? Object.keys(JSON.parse(readFileSync(INCREMENTAL, 'utf8')).files)
-    : [];
-  const missing = sources.filter((file) => !baseline.includes(file));
-  if (missing.length > 0) {
-    console.log(
-      `mutation: SKIPPED in CI — ${INCREMENTAL} has no results for ${missing.length} of ${sources.length} files ` +
-        `(${missing.join(', ')}); run \`npm run test:mutation\` over all of machines/ and commit ${INCREMENTAL} first.`,
-    );
-    process.exit(0);
-  }
+/** The TypeScript sources a run mutates. */
+function sourcesOf(roots) {
+  const files = [];
+  const visit = (path) => {
+    if (!existsSync(path)) return;
+    if (statSync(path).isDirectory()) for (const entry of readdirSync(path)) visit(join(path, entry));
+    else if (path.endsWith('.ts') && !path.endsWith('.d.ts')) files.push(path);
+  };
+  for (const root of roots) visit(root);
+  return files.sort();
 }
-
-const started = Date.now();
-const run = spawnSync('npx', ['stryker', 'run', ...args.filter((arg) => arg !== '--ci')], {
-  stdio: 'inherit',
-});
-const minutes = ((Date.now() - started) / 60_000).toFixed(1);
-
-if (!existsSync(REPORT)) {
-  console.error(`mutation: no report at ${REPORT}; Stryker exited with ${run.status}`);
-  process.exit(run.status || 1);
-}
-const report = JSON.parse(readFileSync(REPORT, 'utf8'));
-const threshold = report.thresholds?.break ?? report.config?.thresholds?.break ?? 85;
 
 const count = (mutants) => {
   const tally = { behaviour: 0, frozen: 0, timeout: 0, survived: 0, noCoverage: 0, ignored: 0, errors: 0 };
@@ -61,34 +74,111 @@ const count = (mutants) => {
   return { ...tally, detected, valid, score: valid === 0 ? 100 : (100 * detected) / valid };
 };
 
-const files = Object.entries(report.files).sort(([a], [b]) => a.localeCompare(b));
-for (const [name, file] of files) {
-  const t = count(file.mutants);
+const describe = (t) =>
+  `(behaviour ${t.behaviour}, frozen ${t.frozen}, timeout ${t.timeout}, survived ${t.survived}, no coverage ${t.noCoverage}${t.ignored ? `, static left out ${t.ignored}` : ''})`;
+
+let failed = false;
+const reports = [];
+const parts = only ? [only] : ['machines', 'adapters', 'kinds'];
+
+for (const name of parts.filter((part) => part in RUNS)) {
+  const run = RUNS[name];
+  const runArgs = [...strykerArgs];
+  if (ci) {
+    const sources = sourcesOf(run.roots);
+    const baseline = existsSync(run.incremental)
+      ? Object.keys(JSON.parse(readFileSync(run.incremental, 'utf8')).files)
+      : [];
+    const covered = sources.filter((file) => baseline.includes(file));
+    const missing = sources.filter((file) => !baseline.includes(file));
+    if (covered.length === 0) {
+      console.log(`mutation: ${name}: SKIPPED in CI — ${run.incremental} has results for none of its files`);
+      continue;
+    }
+    if (missing.length > 0) {
+      console.log(
+        `mutation: ${name}: ${missing.length} of ${sources.length} files have no results in ${run.incremental} and are ` +
+          `left out in CI (${missing.join(', ')}); \`npm run test:mutation -- --only ${name}\` adds them`,
+      );
+      for (const file of covered) runArgs.push('--mutate', file);
+    }
+  }
+  const started = Date.now();
+  const result = spawnSync('npx', ['stryker', 'run', run.config, ...runArgs], {
+    stdio: 'inherit',
+    env: full && name === 'adapters' ? { ...process.env, MUTATION_STATIC: '1' } : process.env,
+  });
+  const minutes = ((Date.now() - started) / 60_000).toFixed(1);
+  if (!existsSync(run.report)) {
+    console.error(`mutation: ${name}: no report at ${run.report}; Stryker exited with ${result.status}`);
+    process.exit(result.status || 1);
+  }
+  if (result.status !== 0) failed = true;
+  const report = JSON.parse(readFileSync(run.report, 'utf8'));
+  reports.push(report);
+  const files = Object.entries(report.files).sort(([a], [b]) => a.localeCompare(b));
+  for (const [file, { mutants }] of files)
+    console.log(
+      `mutation: ${file.padEnd(32)} ${count(mutants).score.toFixed(1).padStart(5)} % of ${String(count(mutants).valid).padStart(4)} ${describe(count(mutants))}`,
+    );
+  const all = count(files.flatMap(([, file]) => file.mutants));
   console.log(
-    `mutation: ${name.padEnd(32)} ${t.score.toFixed(1).padStart(5)} % of ${String(t.valid).padStart(4)} (behaviour ${t.behaviour}, frozen ${t.frozen}, timeout ${t.timeout}, survived ${t.survived}, no coverage ${t.noCoverage})`,
+    `mutation score ${all.score.toFixed(2)} % on ${files.length} file(s) of ${run.roots.join(', ')}: ` +
+      `${all.detected} of ${all.valid} mutants detected — ${all.behaviour} killed first by a behaviour assertion, ` +
+      `${all.frozen} first by a frozen snapshot, ${all.timeout} timed out; ${all.survived} survived, ` +
+      `${all.noCoverage} not covered; ${minutes} min; report: ${run.report.replace('mutation.json', 'index.html')}`,
   );
 }
-const all = count(files.flatMap(([, file]) => file.mutants));
-console.log(
-  `mutation score ${all.score.toFixed(2)} % on ${files.length} file(s) of machines/ (threshold ${threshold} %): ` +
-    `${all.detected} of ${all.valid} mutants detected — ${all.behaviour} killed first by a behaviour assertion, ` +
-    `${all.frozen} first by a frozen snapshot, ${all.timeout} timed out; ${all.survived} survived, ` +
-    `${all.noCoverage} not covered; ${minutes} min; report: ${REPORT.replace('.json', '.html').replace('mutation.html', 'index.html')}`,
-);
-if (all.score < threshold) {
-  console.error(`mutation: the score is below the threshold of ${threshold} %`);
-  process.exit(1);
-}
-// Every mutant left alive needs a recorded reason (scripts/mutation/mutation-survivors.mjs); in CI a new one fails the run.
-const unexplained = explain(survivorsOf(report), readReasons()).filter(
-  (survivor) => survivor.reason === null,
-);
-if (unexplained.length > 0) {
-  console.error(
-    `mutation: ${unexplained.length} surviving mutant(s) have no reason in ${REASONS_DIR}/ ` +
-      '(`node scripts/mutation/mutation-survivors.mjs --todo machines/<file>.ts` lists them): kill each with a test, or ' +
-      'record why it is equivalent or harmless',
+
+if (reports.length > 0) {
+  const merged = { files: Object.assign({}, ...reports.map((report) => report.files)) };
+  const folderOf = (file) => FOLDERS.find((folder) => file.startsWith(`${folder}/`));
+  for (const folder of FOLDERS) {
+    const mutants = Object.entries(merged.files)
+      .filter(([file]) => folderOf(file) === folder)
+      .flatMap(([, file]) => file.mutants);
+    if (mutants.length === 0) continue;
+    const t = count(mutants);
+    const low = t.score < FOLDER_THRESHOLD;
+    console.log(
+      `mutation: folder ${`${folder}/`.padEnd(14)} ${t.score.toFixed(2).padStart(6)} % of ${t.valid} ${describe(t)}${low ? ` BELOW ${FOLDER_THRESHOLD} %` : ''}`,
+    );
+    if (low) failed = true;
+  }
+  const all = count(Object.values(merged.files).flatMap((file) => file.mutants));
+  console.log(
+    `mutation score ${all.score.toFixed(2)} % overall (thresholds: ${FOLDER_THRESHOLD} % per folder, ${OVERALL_THRESHOLD} % overall)`,
   );
-  if (ci) process.exit(1);
+  if (all.score < OVERALL_THRESHOLD) {
+    console.error(`mutation: the overall score is below ${OVERALL_THRESHOLD} %`);
+    failed = true;
+  }
+  // Every mutant left alive needs a recorded reason (scripts/mutation/mutation-survivors.mjs); in CI a new one fails the run.
+  const unexplained = explain(survivorsOf(merged), readReasons()).filter(
+    (survivor) => survivor.reason === null,
+  );
+  if (unexplained.length > 0) {
+    console.error(
+      `mutation: ${unexplained.length} surviving mutant(s) have no reason in ${REASONS_DIR}/ ` +
+        '(`node scripts/mutation/mutation-survivors.mjs --todo <file>.ts` lists them): kill each with a test, or ' +
+        'record why it is equivalent or harmless',
+    );
+    if (ci) failed = true;
+  }
 }
-process.exit(run.status ?? 1);
+
+if (parts.includes('kinds')) {
+  // The kinds' own tests first: each kind finds its mutant and a test catches it.
+  const tested = spawnSync('node', ['--test', 'scripts/mutation/mutant-kinds.test.mjs'], {
+    stdio: 'inherit',
+  });
+  if (tested.status !== 0) failed = true;
+  const kinds = spawnSync(
+    'node',
+    ['scripts/mutation/mutant-kinds.mjs', ...(ci ? ['--ci'] : []), ...(full ? ['--force'] : [])],
+    { stdio: 'inherit' },
+  );
+  if (kinds.status !== 0) failed = true;
+}
+
+process.exit(failed ? 1 : 0);

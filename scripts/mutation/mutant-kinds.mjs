@@ -1,0 +1,426 @@
+// Mutants of the kinds real bugs take that Stryker has no mutator for (`npm run test:mutation` runs them after
+// Stryker; see the README's "Mutation testing" section):
+//   MathClamp   `Math.min(a, b)` / `Math.max(a, b)` becomes `a`, or `b`: a cap or a floor forgotten
+//   DropAwait   `await x` becomes `x`: a promise no longer waited for
+//   DropAction  one entry of an `actions` / `entry` / `exit` list removed: a side effect or assignment forgotten
+//   SwapGuards  two adjacent transitions of a list, the first guarded, change places: the wrong one wins
+// Each mutant runs the test files that import its source file (directly or through other modules), in one
+// Vitest instance that serves the mutated source in place of the file, stopping at the first failure.
+// Results are kept in mutant-kinds.json (committed) by source and test file hash: a re-run (CI) tests only the
+// mutants whose file or covering tests changed. Survivors need a reason in mutation-survivors/, like Stryker's.
+//
+//   node scripts/mutation/mutant-kinds.mjs               run (incrementally), print the score per kind and per folder
+//   node scripts/mutation/mutant-kinds.mjs --list        list the mutants without running them
+//   node scripts/mutation/mutant-kinds.mjs --force       rerun every mutant
+//   node scripts/mutation/mutant-kinds.mjs --ci          fail on a survivor without a recorded reason
+//   node scripts/mutation/mutant-kinds.mjs --files api/,src/pages/   only the sources under these paths
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { parse } from '@babel/parser';
+
+export const TARGETS = ['machines', 'src/platform', 'src/pages/registry.ts', 'src/ui/format.ts', 'api'];
+export const RESULTS = 'mutant-kinds.json';
+
+const oneLine = (text) => text.replace(/\s+/g, ' ').trim();
+
+/** Every node of a Babel AST, depth first, with its parent. */
+function* walk(node, parent = null) {
+  if (!node || typeof node.type !== 'string') return;
+  yield [node, parent];
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'loc' || key === 'leadingComments' || key === 'trailingComments' || key === 'extra') continue;
+    if (Array.isArray(value)) for (const child of value) yield* walk(child, node);
+    else if (value && typeof value.type === 'string') yield* walk(value, node);
+  }
+}
+
+const keyName = (property) => (property.key?.type === 'Identifier' ? property.key.name : property.key?.value);
+
+const isGuarded = (node) =>
+  node?.type === 'ObjectExpression' &&
+  node.properties.some((property) => property.type === 'ObjectProperty' && keyName(property) === 'guard');
+
+/** A transition as SwapGuards names it: its guard, or its target when it has none. */
+function labelOf(transition, source) {
+  const property = (name) =>
+    transition.properties.find((p) => p.type === 'ObjectProperty' && keyName(p) === name);
+  const guard = property('guard');
+  if (guard) return `guard: ${source.slice(guard.value.start, guard.value.end)}`;
+  const target = property('target');
+  return target ? `unguarded, target: ${source.slice(target.value.start, target.value.end)}` : 'unguarded';
+}
+
+/**
+ * The mutant kinds. `find(node, parent, source)` returns the edits a node gives: `{ start, end, text }` replaces
+ * source[start, end) with text; `original` and `replacement` name the mutant (as in mutation-survivors/).
+ */
+export const KINDS = {
+  MathClamp: (node, _parent, source) => {
+    if (node.type !== 'CallExpression' || node.arguments.length !== 2) return [];
+    const { callee } = node;
+    if (
+      callee.type !== 'MemberExpression' ||
+      callee.object.type !== 'Identifier' ||
+      callee.object.name !== 'Math' ||
+      !['min', 'max'].includes(callee.property.name)
+    )
+      return [];
+    return node.arguments.map((argument) => {
+      const text = source.slice(argument.start, argument.end);
+      return { start: node.start, end: node.end, text: `(${text})`, replacement: text };
+    });
+  },
+  DropAwait: (node, _parent, source) => {
+    if (node.type !== 'AwaitExpression') return [];
+    const text = source.slice(node.argument.start, node.argument.end);
+    return [{ start: node.start, end: node.end, text: `(${text})`, replacement: text }];
+  },
+  DropAction: (node, parent, source) => {
+    if (node.type !== 'ArrayExpression' || parent?.type !== 'ObjectProperty' || parent.value !== node)
+      return [];
+    if (!['actions', 'entry', 'exit'].includes(keyName(parent))) return [];
+    const elements = node.elements.filter(Boolean);
+    return elements.map((element, index) => {
+      // The element with the comma after it (or, for the last, the one before it).
+      const start = index < elements.length - 1 || index === 0 ? element.start : elements[index - 1].end;
+      const end = index < elements.length - 1 ? elements[index + 1].start : element.end;
+      return {
+        start,
+        end,
+        text: '',
+        original: source.slice(element.start, element.end),
+        replacement: '',
+      };
+    });
+  },
+  SwapGuards: (node, _parent, source) => {
+    if (node.type !== 'ArrayExpression') return [];
+    const edits = [];
+    for (let index = 0; index + 1 < node.elements.length; index += 1) {
+      const [first, second] = [node.elements[index], node.elements[index + 1]];
+      if (!isGuarded(first) || second?.type !== 'ObjectExpression') continue;
+      const a = source.slice(first.start, first.end);
+      const b = source.slice(second.start, second.end);
+      const between = source.slice(first.end, second.start);
+      const [labelA, labelB] = [labelOf(first, source), labelOf(second, source)];
+      edits.push({
+        start: first.start,
+        end: second.end,
+        text: `${b}${between}${a}`,
+        original: `${labelA}; ${labelB}`,
+        replacement: `${labelB}; ${labelA}`,
+      });
+    }
+    return edits;
+  },
+};
+
+/** The mutants of one source text: `{ kind, line, start, end, text, original, replacement }`, in source order. */
+export function mutantsOf(source, kinds = Object.keys(KINDS)) {
+  const ast = parse(source, { sourceType: 'module', plugins: ['typescript', 'jsx'], errorRecovery: false });
+  const mutants = [];
+  for (const [node, parent] of walk(ast.program)) {
+    for (const kind of kinds) {
+      for (const edit of KINDS[kind](node, parent, source)) {
+        mutants.push({
+          kind,
+          line: source.slice(0, edit.start).split('\n').length,
+          start: edit.start,
+          end: edit.end,
+          text: edit.text,
+          original: oneLine(edit.original ?? source.slice(node.start, node.end)),
+          replacement: oneLine(edit.replacement),
+        });
+      }
+    }
+  }
+  return mutants.sort((a, b) => a.start - b.start || a.kind.localeCompare(b.kind));
+}
+
+/** The source with one mutant applied. */
+export const apply = (source, mutant) =>
+  source.slice(0, mutant.start) + mutant.text + source.slice(mutant.end);
+
+/** The TypeScript sources under the targets (test files and declarations left out). */
+export function sourceFiles(targets = TARGETS, root = process.cwd()) {
+  const files = [];
+  const visit = (path) => {
+    const full = resolve(root, path);
+    if (!existsSync(full)) return;
+    if (statSync(full).isDirectory()) {
+      for (const entry of readdirSync(full).sort()) visit(join(path, entry));
+    } else if (/\.tsx?$/.test(path) && !/\.(test|d)\.tsx?$/.test(path)) files.push(path);
+  };
+  for (const target of targets) visit(target);
+  return files;
+}
+
+/**
+ * The test files that reach a source file through relative imports (static or dynamic), followed through
+ * sources and test helpers. Not Stryker's per-test coverage: that exists only where a Stryker run has been, and
+ * would change (and so retest every mutant of the file) whenever one is added.
+ */
+export function importingTests(file, root = process.cwd()) {
+  const target = resolve(root, file);
+  const imports = new Map();
+  const importsOf = (path) => {
+    if (!imports.has(path)) {
+      const text = existsSync(path) ? readFileSync(path, 'utf8') : '';
+      const specifiers = [...text.matchAll(/(?:from\s+|import\s*\(\s*|import\s+)'(\.{1,2}\/[^']+)'/g)].map(
+        (m) => m[1],
+      );
+      const resolved = specifiers.flatMap((specifier) => {
+        const base = resolve(path, '..', specifier);
+        const found = [base, `${base}.ts`, `${base}.tsx`, join(base, 'index.ts')].find(
+          (candidate) => existsSync(candidate) && statSync(candidate).isFile(),
+        );
+        return found ? [found] : [];
+      });
+      imports.set(path, resolved);
+    }
+    return imports.get(path);
+  };
+  const reaches = (start) => {
+    const seen = new Set([start]);
+    const queue = [start];
+    while (queue.length > 0) {
+      const next = queue.pop();
+      if (next === target) return true;
+      for (const dependency of importsOf(next)) {
+        if (!seen.has(dependency) && !dependency.includes('node_modules')) {
+          seen.add(dependency);
+          queue.push(dependency);
+        }
+      }
+    }
+    return false;
+  };
+  return readdirSync(resolve(root, 'tests'))
+    .filter((name) => /\.test\.tsx?$/.test(name))
+    .map((name) => `tests/${name}`)
+    .filter((test) => reaches(resolve(root, test)))
+    .sort();
+}
+
+const hash = (text) => createHash('sha256').update(text).digest('hex').slice(0, 16);
+
+/** A mutant's identity across runs: file, kind, original, replacement and which occurrence of those it is. */
+function identify(file, mutants) {
+  const seen = new Map();
+  return mutants.map((mutant) => {
+    const key = [file, mutant.kind, mutant.original, mutant.replacement].join('\u0000');
+    const occurrence = seen.get(key) ?? 0;
+    seen.set(key, occurrence + 1);
+    return { ...mutant, file, id: `${key}\u0000${occurrence}` };
+  });
+}
+
+/**
+ * Runs mutants in one Vitest instance: a plugin serves each mutant's source in place of its file, and every run
+ * starts from freshly transformed modules. A mutant is killed when a covering test fails (or its file fails to
+ * load), survives when they all pass.
+ */
+export async function createRunner({ root = process.cwd(), config, timeoutMs = 300_000 } = {}) {
+  const { createVitest } = await import('vitest/node');
+  let current = null;
+  const plugin = {
+    name: 'mutant-kinds:serve-mutant',
+    enforce: 'pre',
+    load(id) {
+      if (current && id.split('?')[0] === current.path) return current.code;
+      return undefined;
+    },
+  };
+  const vitest = await createVitest(
+    'test',
+    { root, config, watch: false, reporters: [{}], bail: 1, passWithNoTests: false },
+    { plugins: [plugin] },
+  );
+  const invalidate = (path) => {
+    vitest.invalidateFile(path);
+    for (const project of vitest.projects) {
+      const graph = project.vite.moduleGraph;
+      for (const module of graph.getModulesByFile(path) ?? []) graph.invalidateModule(module);
+    }
+  };
+  return {
+    /** `mutant` null: the tests against the original source. */
+    async run(file, mutant, tests) {
+      const path = resolve(root, file);
+      // Vitest marks the process as failed when a test fails, as it does for every killed mutant.
+      const exitCode = process.exitCode;
+      current = mutant ? { path, code: apply(readFileSync(path, 'utf8'), mutant) } : null;
+      invalidate(path);
+      let timer;
+      const timeout = new Promise((done) => {
+        timer = setTimeout(() => done('timeout'), timeoutMs);
+      });
+      try {
+        const result = await Promise.race([
+          vitest.runTestFiles(tests.map((test) => resolve(root, test))),
+          timeout,
+        ]);
+        if (result === 'timeout') {
+          await vitest.cancelCurrentRun('keyboard-input');
+          return { status: 'Timeout' };
+        }
+        const failed = result.testModules.find((module) => !module.ok());
+        if (failed) return { status: 'Killed', killedBy: relative(root, failed.moduleId) };
+        if (result.unhandledErrors.length > 0) return { status: 'Killed', killedBy: 'unhandled error' };
+        return { status: 'Survived' };
+      } finally {
+        clearTimeout(timer);
+        process.exitCode = exitCode;
+        current = null;
+        invalidate(path);
+      }
+    },
+    close: () => vitest.close(),
+  };
+}
+
+/** Mutants by file with their covering tests and the hash that says whether a stored result still holds. */
+export function plan(root = process.cwd(), prefixes = []) {
+  const testHash = new Map();
+  const hashOfTest = (test) => {
+    if (!testHash.has(test)) {
+      const path = resolve(root, test);
+      testHash.set(test, existsSync(path) ? hash(readFileSync(path, 'utf8')) : 'missing');
+    }
+    return testHash.get(test);
+  };
+  const chosen = sourceFiles(TARGETS, root).filter(
+    (file) => prefixes.length === 0 || prefixes.some((prefix) => file.startsWith(prefix)),
+  );
+  return chosen.flatMap((file) => {
+    const source = readFileSync(resolve(root, file), 'utf8');
+    const tests = importingTests(file, root);
+    const stamp = hash([hash(source), ...tests.map((test) => `${test}:${hashOfTest(test)}`)].join('\n'));
+    return identify(file, mutantsOf(source)).map((mutant) => ({ ...mutant, tests, stamp }));
+  });
+}
+
+export function folderOf(file) {
+  return TARGETS.find((target) => file === target || file.startsWith(`${target}/`)) ?? file;
+}
+
+export function score(results) {
+  const detected = results.filter((r) => r.status === 'Killed' || r.status === 'Timeout').length;
+  const valid = results.filter((r) => r.status !== 'Ignored').length;
+  return { detected, valid, score: valid === 0 ? 100 : (100 * detected) / valid };
+}
+
+async function main() {
+  const args = process.argv.slice(2);
+  const { explain, readReasons } = await import('./mutation-survivors.mjs');
+  const filesAt = args.indexOf('--files');
+  const mutants = plan(process.cwd(), filesAt >= 0 ? args[filesAt + 1].split(',') : []);
+  if (args.includes('--list')) {
+    for (const m of mutants)
+      console.log(`${m.file}:${m.line} ${m.kind}: ${m.original} -> ${m.replacement || '(removed)'}`);
+    console.log(`${mutants.length} mutants`);
+    return;
+  }
+  const stored =
+    existsSync(RESULTS) && !args.includes('--force')
+      ? new Map(JSON.parse(readFileSync(RESULTS, 'utf8')).map((entry) => [entry.id, entry]))
+      : new Map();
+  const started = Date.now();
+  const results = [];
+  const toRun = [];
+  // In CI, a file with no stored result at all is left out (listed), never tested from scratch, as Stryker's is.
+  const baselined = new Set([...stored.values()].map((entry) => entry.file));
+  const leftOut = new Set();
+  for (const mutant of mutants) {
+    const previous = stored.get(mutant.id);
+    if (previous && previous.stamp === mutant.stamp) results.push({ ...previous, line: mutant.line });
+    else if (args.includes('--ci') && !baselined.has(mutant.file)) leftOut.add(mutant.file);
+    else if (mutant.tests.length === 0) results.push({ ...mutant, status: 'NoCoverage' });
+    else toRun.push(mutant);
+  }
+  if (leftOut.size > 0)
+    console.log(
+      `mutant kinds: ${leftOut.size} file(s) have no results in ${RESULTS} and are left out in CI ` +
+        `(${[...leftOut].join(', ')}); \`node scripts/mutation/mutant-kinds.mjs --files <path>\` adds them`,
+    );
+  console.log(
+    `mutant kinds: ${mutants.length} mutants, ${mutants.length - toRun.length} reused or not covered, ${toRun.length} to run`,
+  );
+  if (toRun.length > 0) {
+    const runner = await createRunner({ config: 'vitest.mutant-kinds.config.ts' });
+    try {
+      for (const [index, mutant] of toRun.entries()) {
+        const result = await runner.run(mutant.file, mutant, mutant.tests);
+        results.push({ ...mutant, ...result });
+        console.log(
+          `mutant kinds: ${index + 1}/${toRun.length} ${mutant.file}:${mutant.line} ${mutant.kind} ${result.status}`,
+        );
+        // Keep what finished, so an interrupted run resumes where it stopped.
+        save(results, stored, mutants);
+      }
+    } finally {
+      await runner.close();
+    }
+  }
+  save(results, stored, mutants);
+  report(results, ((Date.now() - started) / 60_000).toFixed(1));
+  const survivors = results
+    .filter((r) => r.status === 'Survived' || r.status === 'NoCoverage')
+    .map((r) => ({ ...r, mutator: r.kind }))
+    .sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line);
+  const unexplained = explain(survivors, readReasons()).filter((s) => s.reason === null);
+  if (unexplained.length > 0) {
+    console.error(
+      `mutant kinds: ${unexplained.length} surviving mutant(s) have no reason in mutation-survivors/ ` +
+        '(mutator = the kind, original and replacement as listed here):',
+    );
+    for (const s of unexplained)
+      console.error(
+        `  ${s.file}:${s.line} ${s.kind} (${s.status}): ${s.original} -> ${s.replacement || '(removed)'}`,
+      );
+    if (args.includes('--ci')) process.exit(1);
+  }
+}
+
+function save(results, stored, planned) {
+  const byId = new Map(stored);
+  for (const r of results) {
+    const { start, end, text, ...kept } = r;
+    byId.set(r.id, kept);
+  }
+  // Entries of this run's files that it no longer finds are gone; those of files it did not look at stay.
+  const current = new Set(results.map((r) => r.id));
+  const files = new Set(planned.map((m) => m.file));
+  const entries = [...byId.values()]
+    .filter((entry) => current.has(entry.id) || !files.has(entry.file))
+    .sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.id.localeCompare(b.id));
+  writeFileSync(RESULTS, `${JSON.stringify(entries, null, 1)}\n`);
+}
+
+function report(results, minutes) {
+  const line = (label, list) => {
+    const s = score(list);
+    const survived = list.filter((r) => r.status === 'Survived').length;
+    const noCoverage = list.filter((r) => r.status === 'NoCoverage').length;
+    console.log(
+      `mutant kinds: ${label.padEnd(22)} ${s.score.toFixed(1).padStart(5)} % of ${String(s.valid).padStart(4)} (survived ${survived}, no coverage ${noCoverage})`,
+    );
+  };
+  for (const kind of Object.keys(KINDS))
+    line(
+      kind,
+      results.filter((r) => r.kind === kind),
+    );
+  for (const folder of TARGETS)
+    line(
+      folder,
+      results.filter((r) => folderOf(r.file) === folder),
+    );
+  const all = score(results);
+  console.log(
+    `mutant kinds score ${all.score.toFixed(2)} %: ${all.detected} of ${all.valid} detected; ${minutes} min`,
+  );
+}
+
+if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) await main();

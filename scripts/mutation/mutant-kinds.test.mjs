@@ -1,0 +1,108 @@
+// `node --test scripts/mutation/mutant-kinds.test.mjs` (run by `npm run test:mutation`): each hand-written mutant kind
+// finds the mutant it is for, and that mutant, run against a test that pins the behaviour, is caught; the same
+// test passes on the original source, so the kill is the mutant's.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { apply, createRunner, KINDS, mutantsOf } from './mutant-kinds.mjs';
+
+const root = fileURLToPath(new URL('./mutant-kinds.fixtures/', import.meta.url));
+const source = (file) => readFileSync(`${root}${file}`, 'utf8');
+const tests = ['fixtures.test.ts'];
+
+describe('mutant kinds: what each one changes', () => {
+  it('MathClamp: a Math.min or Math.max becomes either of its arguments', () => {
+    const mutants = mutantsOf('const wait = Math.min(base * 2, cap) + Math.max(0, n);', ['MathClamp']);
+    assert.deepEqual(
+      mutants.map((m) => [m.original, m.replacement]),
+      [
+        ['Math.min(base * 2, cap)', 'base * 2'],
+        ['Math.min(base * 2, cap)', 'cap'],
+        ['Math.max(0, n)', '0'],
+        ['Math.max(0, n)', 'n'],
+      ],
+    );
+    assert.equal(
+      apply('x = Math.min(a + 1, b) * 2;', mutantsOf('x = Math.min(a + 1, b) * 2;')[0]),
+      'x = (a + 1) * 2;',
+    );
+    assert.deepEqual(mutantsOf('Math.min(...list); Math.round(a, b); other.min(a, b);', ['MathClamp']), []);
+  });
+
+  it('DropAwait: an awaited expression is used without waiting', () => {
+    const code = 'async function f() { const r = await fetch(url); return r; }';
+    const [mutant] = mutantsOf(code, ['DropAwait']);
+    assert.equal(apply(code, mutant), 'async function f() { const r = (fetch(url)); return r; }');
+  });
+
+  it('DropAction: one entry of an actions, entry or exit list goes, with its comma', () => {
+    const code = "({ entry: ['a', 'b', 'c'], exit: ['x'], actions: 'single', other: ['k'] })";
+    const mutants = mutantsOf(code, ['DropAction']);
+    assert.deepEqual(
+      mutants.map((m) => apply(code, m)),
+      [
+        "({ entry: ['b', 'c'], exit: ['x'], actions: 'single', other: ['k'] })",
+        "({ entry: ['a', 'c'], exit: ['x'], actions: 'single', other: ['k'] })",
+        "({ entry: ['a', 'b'], exit: ['x'], actions: 'single', other: ['k'] })",
+        "({ entry: ['a', 'b', 'c'], exit: [], actions: 'single', other: ['k'] })",
+      ],
+    );
+  });
+
+  it('SwapGuards: a guarded transition trades places with the one after it', () => {
+    const code = "on: [{ guard: 'a', target: 'x' }, { guard: 'b', target: 'y' }, { target: 'z' }]";
+    const mutants = mutantsOf(code, ['SwapGuards']);
+    assert.deepEqual(
+      mutants.map((m) => [m.original, m.replacement, apply(code, m)]),
+      [
+        [
+          "guard: 'a'; guard: 'b'",
+          "guard: 'b'; guard: 'a'",
+          "on: [{ guard: 'b', target: 'y' }, { guard: 'a', target: 'x' }, { target: 'z' }]",
+        ],
+        [
+          "guard: 'b'; unguarded, target: 'z'",
+          "unguarded, target: 'z'; guard: 'b'",
+          "on: [{ guard: 'a', target: 'x' }, { target: 'z' }, { guard: 'b', target: 'y' }]",
+        ],
+      ],
+    );
+    // Unguarded lists (plain data) are no transition lists.
+    assert.deepEqual(mutantsOf("[{ target: 'a' }, { target: 'b' }]", ['SwapGuards']), []);
+  });
+
+  it('every kind is tested here', () => {
+    assert.deepEqual(Object.keys(KINDS).sort(), ['DropAction', 'DropAwait', 'MathClamp', 'SwapGuards']);
+  });
+});
+
+describe('mutant kinds: a test catches each kind', { timeout: 600_000 }, () => {
+  let runner;
+  before(async () => {
+    runner = await createRunner({ root, config: `${root}vitest.config.ts` });
+  });
+  after(async () => {
+    await runner?.close();
+  });
+
+  it('the fixtures pass as written', async () => {
+    for (const file of ['backoff.ts', 'save.ts', 'door.ts'])
+      assert.deepEqual(await runner.run(file, null, tests), { status: 'Survived' });
+  });
+
+  const caught = [
+    ['MathClamp', 'backoff.ts', (m) => m.replacement === '1_000 * 2 ** failures'],
+    ['DropAwait', 'save.ts', () => true],
+    ['DropAction', 'door.ts', (m) => m.original === "'raiseAlarm'"],
+    ['SwapGuards', 'door.ts', () => true],
+  ];
+  for (const [kind, file, pick] of caught) {
+    it(`${kind}: its mutant of ${file} fails the fixtures' test`, async () => {
+      const mutant = mutantsOf(source(file), [kind]).find(pick);
+      assert.ok(mutant, `no ${kind} mutant in ${file}`);
+      const result = await runner.run(file, mutant, tests);
+      assert.deepEqual(result, { status: 'Killed', killedBy: 'fixtures.test.ts' });
+    });
+  }
+});

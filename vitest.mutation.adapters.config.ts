@@ -1,0 +1,33 @@
+import { configDefaults, defineConfig } from 'vitest/config';
+import { pageChunks } from './build/pageChunks.ts';
+
+/**
+ * The unit tests for Stryker's run over the adapters (`stryker.adapters.config.mjs`): src/platform, the page
+ * registry, src/ui/format.ts and the API. The same set and DOM as `vitest.config.ts` (the page registry needs
+ * the `virtual:page-chunks` plugin), without the tests that only reach a machine (the path tests, the diagrams,
+ * the machine-mutant tests: minutes of dry run that cover none of these files) and the static checks over the
+ * source tree.
+ */
+export default defineConfig({
+  plugins: [pageChunks()],
+  test: {
+    include: ['tests/**/*.test.{ts,tsx}'],
+    exclude: [
+      ...configDefaults.exclude,
+      'tests/app.machine.test.ts',
+      'tests/session.machine.test.ts',
+      'tests/colorMode.machine.test.ts',
+      'tests/toast.machine.test.ts',
+      'tests/diagram.test.ts',
+      'tests/machineModules.test.ts',
+      'tests/mutants.*.test.ts',
+      'tests/dependencyRules.test.ts',
+      'tests/staticStyles.test.ts',
+    ],
+    environment: 'happy-dom',
+    restoreMocks: true,
+    // On a busy machine a slow test must not fail by its clock: that would count a mutant as killed.
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
+  },
+});
