@@ -1,12 +1,12 @@
 import type { ReactNode } from 'react';
 import { pathTo } from '../../machines/routes';
 import { css } from '../../styled-system/css';
-import { button } from '../../styled-system/recipes';
 import { config } from '../config';
 import { useAppView, useSessionView } from '../ui/appActor';
 import { LazyColorModeSwitch } from '../ui/ColorModeSwitch.lazy';
 import { Icon } from '../ui/Icon';
 import { Link } from '../ui/Link';
+import { SignOutForm } from '../ui/SignOutForm';
 
 const skipLink = css({
   position: 'absolute',
@@ -75,7 +75,7 @@ const container = css({ maxW: '6xl', mx: 'auto', px: { base: '4', md: '6' }, w: 
 
 /** The one layout: header with navigation, the page, a footer. */
 export function DefaultLayout({ children }: { readonly children: ReactNode }) {
-  const { signedIn, signingOut, signOut } = useSessionView();
+  const { signedIn } = useSessionView();
   const { busy, current } = useAppView();
   // Until the first page commits, main is empty: a footer would sit on screen only to jump below the fold
   // when the page arrives, a layout shift on every first load of a long page.
@@ -127,26 +127,7 @@ export function DefaultLayout({ children }: { readonly children: ReactNode }) {
             </ul>
           </nav>
           <LazyColorModeSwitch compact />
-          {signedIn ? (
-            // A form, as everywhere the app signs out: posted to the server (api/forms.ts) if the app is not running.
-            <form
-              method="post"
-              action="/logout"
-              onSubmit={(event) => {
-                event.preventDefault();
-                signOut();
-              }}
-            >
-              <button
-                type="submit"
-                className={button({ visual: 'outline', size: 'sm' })}
-                disabled={signingOut}
-              >
-                <Icon name="lucide:log-out" />
-                Sign out
-              </button>
-            </form>
-          ) : null}
+          {signedIn ? <SignOutForm compact /> : null}
         </div>
       </header>
       <main

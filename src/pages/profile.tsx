@@ -6,6 +6,7 @@ import { CardSection } from '../ui/CardSection';
 import { LazyColorModeSwitch } from '../ui/ColorModeSwitch.lazy';
 import { Field } from '../ui/Field';
 import { PageHeader } from '../ui/PageHeader';
+import { SignOutForm } from '../ui/SignOutForm';
 import { stack } from '../ui/styles';
 import type { AnyPage, PageDefinition } from './types';
 
@@ -18,10 +19,8 @@ function ProfilePage() {
     user,
     savingProfile: saving,
     profileSaved: saved,
-    signingOut,
     profileError: serverError,
     saveProfile,
-    signOut,
   } = useSessionView();
   const [displayName, setDisplayName] = useState(user?.displayName ?? '');
   const [error, setError] = useState<string | null>(null);
@@ -90,18 +89,7 @@ function ProfilePage() {
         description="Signing out ends your session on this browser."
         className={settingsWidth}
       >
-        <form
-          method="post"
-          action="/logout"
-          onSubmit={(event) => {
-            event.preventDefault();
-            signOut();
-          }}
-        >
-          <button type="submit" className={button({ visual: 'outline' })} disabled={signingOut}>
-            Sign out
-          </button>
-        </form>
+        <SignOutForm />
       </CardSection>
     </div>
   );
