@@ -22,6 +22,8 @@ export default defineConfig({
       'tests/machineModules.test.ts',
       'tests/mutants.*.test.ts',
       'tests/dependencyRules.test.ts',
+      'tests/importCycles.test.ts',
+      'tests/toaster.machine.test.ts',
       'tests/staticStyles.test.ts',
     ],
     environment: 'happy-dom',

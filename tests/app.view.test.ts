@@ -59,6 +59,14 @@ describe('app view', () => {
     expect(view.pageShown).toBe(true);
   });
 
+  it('counts an error page that shows before any page was committed as the page shown', async () => {
+    const app = await startApp();
+    app.send({ type: 'error.raised', error: createAppError({ statusCode: 500, message: 'boom' }) });
+    await flush();
+    expect(app.actor.getSnapshot().context.current).toBeNull();
+    expect(appView(app.actor.getSnapshot())).toMatchObject({ pageShown: true, error: { statusCode: 500 } });
+  });
+
   it('writes error titles as status, message and app name', () => {
     const error = createAppError({ statusCode: 500, message: 'boom' });
     expect(errorDocumentTitle(error, 'x')).toMatch(/^500 - .+ \| x$/);

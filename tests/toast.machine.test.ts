@@ -6,7 +6,7 @@ import {
   type ToastReport,
   toastMachine,
 } from '../machines/toast.machine';
-import { toastView } from '../machines/toast.view';
+import { toastAnnouncement, toastView } from '../machines/toast.view';
 import {
   contentOf,
   isDeltaInDirection,
@@ -239,6 +239,27 @@ describe('toast machine: swipe', () => {
 });
 
 describe('toast view', () => {
+  it('says it is swiping only while the toast is being swiped', () => {
+    const toast = startToast();
+    expect(toastView(toast.actor.getSnapshot()).swiping).toBe(false);
+    toast.actor.send({ type: 'toast.swipeStart', x: 100, y: 100, pointerType: 'mouse' });
+    toast.actor.send({ type: 'toast.swipeMove', x: 103, y: 100 });
+    expect(toast.state()).toBe('swiping');
+    expect(toastView(toast.actor.getSnapshot())).toMatchObject({ swiping: true, swipe: 'move' });
+    toast.actor.send({ type: 'toast.swipeEnd' });
+    expect(toastView(toast.actor.getSnapshot()).swiping).toBe(false);
+  });
+
+  it('is announced in the live region of its own type while shown, and nowhere else', () => {
+    const toast = startToast({
+      content: contentOf({ title: 'Saved', description: 'Safe.', type: 'background' }),
+    });
+    expect(toastAnnouncement(toast.actor.getSnapshot(), 'background', 'Note:')).toBe('Note: Saved Safe.');
+    expect(toastAnnouncement(toast.actor.getSnapshot(), 'foreground', 'Alert:')).toBeNull();
+    toast.actor.send({ type: 'toast.close' });
+    expect(toastAnnouncement(toast.actor.getSnapshot(), 'background', 'Note:')).toBeNull();
+  });
+
   it('shows state, pause, swipe and a progress bar computed from the machine', () => {
     const toast = startToast();
     toast.clock.increment(1000);

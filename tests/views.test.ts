@@ -245,6 +245,15 @@ describe('view commands: what a control asks, as the events the machine takes', 
     ]);
   });
 
+  it('session: before the session starts, the commands do nothing and throw nothing', () => {
+    const commands = sessionCommands(undefined);
+    expect(() => {
+      commands.signIn('demo@example.com', 'secret');
+      commands.saveProfile('Demo');
+      commands.signOut();
+    }).not.toThrow();
+  });
+
   it('toast: dismiss and the swipe gestures', () => {
     const sent: unknown[] = [];
     const commands = toastCommands({ send: (event) => sent.push(event) });
