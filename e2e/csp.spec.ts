@@ -123,6 +123,8 @@ test.describe('strict CSP', () => {
   test('signed-in routes, toasts, tooltips and colour-mode switching run without a violation', async ({
     page,
   }) => {
+    // Sign-in, three pages, five toasts, tooltips and the colour mode: over 20 s on a quiet 2-core machine.
+    test.slow();
     const violations = await watchCsp(page);
     // Time flows as usual until the toasts (below).
     await page.clock.install();
