@@ -1,5 +1,5 @@
 import { type AnchorHTMLAttributes, type MouseEvent, useRef } from 'react';
-import { AppActor } from './appActor';
+import { AppActor, useAppView } from './appActor';
 import { usePrefetch } from './usePrefetch';
 
 export interface LinkProps extends Omit<AnchorHTMLAttributes<HTMLAnchorElement>, 'href'> {
@@ -28,8 +28,7 @@ export function Link({
   ...rest
 }: LinkProps) {
   const app = AppActor.useActorRef();
-  const currentPath = AppActor.useSelector((snapshot) => snapshot.context.current?.location.pathname);
-  const isCurrent = currentPath !== undefined && currentPath === to.split(/[?#]/)[0];
+  const isCurrent = useAppView().current?.location.pathname === to.split(/[?#]/)[0];
   const anchor = useRef<HTMLAnchorElement>(null);
   const prefetch = usePrefetch(anchor, to, isCurrent);
   return (
