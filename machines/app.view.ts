@@ -5,7 +5,7 @@
  */
 import type { SnapshotFrom } from 'xstate';
 import type { AppEvent, appMachine } from './app.machine';
-import { type CommittedNavigation, documentTitleOf, isFirstSettle } from './app.utils';
+import { type CommittedNavigation, documentTitleOf } from './app.utils';
 import type { AppError } from './errors';
 
 export type AppSnapshot = SnapshotFrom<typeof appMachine>;
@@ -19,8 +19,6 @@ export interface AppView {
   readonly busy: boolean;
   /** And it is taking long: the loading bar shows. */
   readonly slow: boolean;
-  /** The page on screen is the first one: it kept the browser's own focus. */
-  readonly firstSettle: boolean;
   /** The error page replaces the layout; `null` when none is shown (none, or screened out for a crawler). */
   readonly error: AppError | null;
   /** The committed navigation: the page, its data and its title. */
@@ -50,7 +48,6 @@ export function appView(snapshot: AppSnapshot): AppView {
     pageShown: isPageShown(snapshot),
     busy: snapshot.hasTag('busy'),
     slow: snapshot.hasTag('slow'),
-    firstSettle: isFirstSettle(snapshot.context),
     error,
     current: snapshot.context.current,
     pageKey: location ? `${location.pathname}${location.search}` : '',

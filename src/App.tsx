@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import type { CommittedNavigation } from '../machines/app.utils';
 import { css } from '../styled-system/css';
 import { DefaultLayout } from './layouts/default';
@@ -9,13 +10,16 @@ import { LoadingBar } from './ui/LoadingBar';
 import { RouteAnnouncer } from './ui/RouteAnnouncer';
 import { LazyToaster } from './ui/Toaster.lazy';
 
-/** The committed page with the data it loaded; nothing when the navigation ended on an error. */
-function CurrentPage({ current }: { readonly current: CommittedNavigation | null }) {
+/**
+ * The committed page with the data it loaded; nothing when the navigation ended on an error. Memoised: the
+ * layout around it re-renders when a navigation starts (its busy flag), and the page has nothing new then.
+ */
+const CurrentPage = memo(function CurrentPage({ current }: { readonly current: CommittedNavigation | null }) {
   const page = current?.route ? loadedPage(current.route) : undefined;
   if (!current || !page) return null;
   const Page = page.component;
   return <Page data={current.data} params={current.params} location={current.location} />;
-}
+});
 
 function BootStatus() {
   return (

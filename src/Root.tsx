@@ -2,7 +2,7 @@ import { StrictMode } from 'react';
 import type { InspectionEvent, Observer } from 'xstate';
 import type { AppInput } from '../machines/app.machine';
 import { App } from './App';
-import { AppActor } from './ui/appActor';
+import { AppActor, AppViewMirror } from './ui/appActor';
 
 type AppLogic = Parameters<typeof AppActor.Provider>[0]['logic'];
 
@@ -22,7 +22,9 @@ export function Root({
   return (
     <StrictMode>
       <AppActor.Provider logic={logic} options={{ input, ...(inspect ? { inspect } : {}) }}>
-        <App />
+        <AppViewMirror>
+          <App />
+        </AppViewMirror>
       </AppActor.Provider>
     </StrictMode>
   );

@@ -63,8 +63,12 @@ async function prerenderedPage(): Promise<AppInput['initial']> {
 void mountOrReport(async () => {
   const container = document.getElementById('root');
   if (!container) throw new Error('index.html has no #root element to mount into.');
-  const [devInspect, initial] = await Promise.all([loadInspector(), prerenderedPage()]);
-  const inspect = inspectors(devInspect);
+  // The inspector is for development only: a production build carries neither it nor the code that joins it.
+  const [devInspect, initial] = await Promise.all([
+    import.meta.env.DEV ? loadInspector() : undefined,
+    prerenderedPage(),
+  ]);
+  const inspect = import.meta.env.DEV ? inspectors(devInspect) : eventLog.inspect;
   if (initial) eventLog.log.boot = { path: initial.fullPath, title: null };
   const logic = createBrowserApp(createBrowserHistory(), { loadPage, revalidatePage });
   connectPrefetch(importPage);

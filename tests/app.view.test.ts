@@ -18,7 +18,6 @@ describe('app view', () => {
       pageShown: false,
       busy: false,
       slow: false,
-      firstSettle: true,
       error: null,
       current: null,
       pageKey: '',
@@ -36,7 +35,6 @@ describe('app view', () => {
       pageShown: true,
       error: null,
       pageKey: '/campaign/1?tab=a',
-      firstSettle: true,
     });
     expect(view.current).toMatchObject({ route: 'campaign', title: 'Garden', data: { id: 1 } });
     expect(view.documentTitle).toBe('Garden | campaign-web');
@@ -92,7 +90,7 @@ describe('page arrival (app machine actions)', () => {
     await app.finishLoad({ id: 1 }, 'Garden');
     expect(app.titles.at(-1)).toBe('Garden | campaign-web');
     expect(app.arrivals).toEqual(['Garden | campaign-web']);
-    expect(appView(app.actor.getSnapshot())).toMatchObject({ busy: false, slow: false, firstSettle: false });
+    expect(appView(app.actor.getSnapshot())).toMatchObject({ busy: false, slow: false });
   });
 
   it('arrives at an error page, even the first one', async () => {

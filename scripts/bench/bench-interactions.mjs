@@ -19,7 +19,8 @@
 //  - hydration of `/` at 4×: total blocking time (the part over 50 ms of each long task after first
 //    contentful paint, until 4 s after the heading showed), and all long tasks from navigation start.
 // Environment: BENCH_RUNS (navigation, default 10), BENCH_OTHER_RUNS (default 5), BENCH_TBT_RUNS (default 7),
-// REFERENCE_BUILD (default ../shared/reference/reference-build).
+// REFERENCE_BUILD (default ../shared/reference/reference-build); BENCH_ONLY, a regular expression, keeps only the
+// figures whose name matches it (`navigation`, `hydration`, `colour mode`, `toast`, `sign-in`), for a quick look.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -33,6 +34,7 @@ import { listen, median, staticServer, waitFor } from './shared.mjs';
 const RUNS = Number(process.env.BENCH_RUNS) || 10;
 const OTHER_RUNS = Number(process.env.BENCH_OTHER_RUNS) || 5;
 const TBT_RUNS = Number(process.env.BENCH_TBT_RUNS) || 7;
+const ONLY = new RegExp(process.env.BENCH_ONLY ?? '');
 const REFERENCE = process.env.REFERENCE_BUILD ?? '../shared/reference/reference-build';
 const referenceRoot = [REFERENCE, '/work/shared/reference/reference-build'].find((dir) =>
   existsSync(join(dir, '200.html')),
@@ -294,7 +296,7 @@ async function main() {
       ['cold', 4, false],
       ['hover', 4, true],
     ];
-    for (let run = 0; run < RUNS; run += 1) {
+    for (let run = 0; run < (ONLY.test('navigation') ? RUNS : 0); run += 1) {
       for (const [label, rate, hover] of cases) {
         for (const app of run % 2 ? [...apps].reverse() : apps) {
           const key = `${label} ${rate}x`;
@@ -304,12 +306,13 @@ async function main() {
       }
       process.stdout.write(`\rnavigation run ${run + 1}/${RUNS}`);
     }
-    for (let run = 0; run < TBT_RUNS; run += 1) {
+    for (let run = 0; run < (ONLY.test('hydration') ? TBT_RUNS : 0); run += 1) {
       for (const app of run % 2 ? [...apps].reverse() : apps) app.tbt.push(await hydration(browser, app, 4));
       process.stdout.write(`\rhydration run ${run + 1}/${TBT_RUNS}   `);
     }
     const otherResults = {};
     for (const [name, measure] of Object.entries(others)) {
+      if (!ONLY.test(name)) continue;
       otherResults[name] = { 1: [], 4: [] };
       for (let run = 0; run < OTHER_RUNS; run += 1)
         for (const rate of [4, 1]) otherResults[name][rate].push(await measure(browser, ours, rate));
@@ -347,16 +350,18 @@ async function main() {
       );
       line(`  Back: popstate -> end of next frame, ${key}`, pick(ours, 'back'), pick(reference, 'back'));
     }
-    line(
-      `hydration of /: TBT after FCP, 4x CPU (n=${TBT_RUNS})`,
-      median(ours.tbt.map((r) => r.tbt)),
-      median(reference.tbt.map((r) => r.tbt)),
-    );
-    line(
-      '  all long tasks over 50 ms, from navigation start',
-      median(ours.tbt.map((r) => r.all)),
-      median(reference.tbt.map((r) => r.all)),
-    );
+    if (ours.tbt.length > 0) {
+      line(
+        `hydration of /: TBT after FCP, 4x CPU (n=${TBT_RUNS})`,
+        median(ours.tbt.map((r) => r.tbt)),
+        median(reference.tbt.map((r) => r.tbt)),
+      );
+      line(
+        '  all long tasks over 50 ms, from navigation start',
+        median(ours.tbt.map((r) => r.all)),
+        median(reference.tbt.map((r) => r.all)),
+      );
+    }
     for (const [name, byRate] of Object.entries(otherResults))
       for (const rate of [4, 1]) line(`${name}, ${rate}x CPU (n=${OTHER_RUNS})`, median(byRate[rate]));
     console.log('<=16: below the Event Timing threshold (no entry); counted as 16 in medians and ratios.');

@@ -6,18 +6,17 @@
 /** The live region the view renders (empty, so React never writes into it); this module fills it. */
 export const ANNOUNCER_ATTRIBUTE = 'data-route-announcer';
 
+/** The arrival the machine asked for, waiting for the view to have drawn its page. */
+let pending: (() => void) | null = null;
+
 /**
- * Runs after the view has rendered what the machine just committed. The machine's transition happens
- * first; React renders the new snapshot in a microtask; a message-channel task comes after both (and,
- * unlike a timer, is not held back by a paused page clock).
+ * The view has drawn what the machine committed last (src/ui/appActor.ts calls this from a layout effect, or
+ * at once when there is nothing new to draw). React renders a navigation as a transition, in tasks after the
+ * machine's step, so arrival cannot follow the step by a fixed delay: it follows the render.
  */
-function afterRender(run: () => void): void {
-  const channel = new MessageChannel();
-  channel.port1.onmessage = () => {
-    channel.port1.close();
-    run();
-  };
-  channel.port2.postMessage(null);
+export function pageRendered(): void {
+  pending?.();
+  pending = null;
 }
 
 export function showDocumentTitle(title: string): void {
@@ -25,11 +24,11 @@ export function showDocumentTitle(title: string): void {
 }
 
 export function arriveAtPage(title: string): void {
-  afterRender(() => {
+  pending = () => {
     window.scrollTo(0, 0);
     document.querySelector<HTMLElement>('main h1')?.focus({ preventScroll: true });
     const announcer = document.querySelector(`[${ANNOUNCER_ATTRIBUTE}]`);
     // The same words again are no news (a re-check of the page on screen): leave the region as it is.
     if (announcer && announcer.textContent !== title) announcer.textContent = title;
-  });
+  };
 }

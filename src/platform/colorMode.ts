@@ -13,6 +13,7 @@ import {
 } from '../../machines/colorMode.machine';
 import { TRANSITION_FREEZE_CSS } from '../../machines/colorModeFreeze';
 import type { ColorModeConfig } from '../config';
+import { afterPaint } from './tasks';
 
 function localStorageOrNull(): Storage | null {
   try {
@@ -88,11 +89,14 @@ export function applyColorMode(value: ColorModeValue, themeColors: ColorModeConf
     document.head.appendChild(meta);
   }
   meta.content = themeColors[value];
-  if (freeze) {
-    // Reading a computed style forces the new colours to be resolved before transitions come back.
-    void window.getComputedStyle(freeze).opacity;
-    freeze.remove();
-  }
+  if (freeze)
+    // Once the browser has painted the new colours, transitions come back. Reading a computed style first
+    // resolves them in case it has not painted yet; after a paint it costs nothing, while in the click's own
+    // task it was a whole-page style recalculation on top of the frame's.
+    afterPaint(() => {
+      void window.getComputedStyle(freeze).opacity;
+      freeze.remove();
+    });
 }
 
 /** The colour-mode machine with the browser's implementations. */

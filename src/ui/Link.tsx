@@ -1,5 +1,6 @@
 import { type AnchorHTMLAttributes, type MouseEvent, useRef } from 'react';
-import { AppActor } from './appActor';
+import { afterPaint } from '../platform/tasks';
+import { AppActor, useAppView } from './appActor';
 import { usePrefetch } from './usePrefetch';
 
 export interface LinkProps extends Omit<AnchorHTMLAttributes<HTMLAnchorElement>, 'href'> {
@@ -28,8 +29,7 @@ export function Link({
   ...rest
 }: LinkProps) {
   const app = AppActor.useActorRef();
-  const currentPath = AppActor.useSelector((snapshot) => snapshot.context.current?.location.pathname);
-  const isCurrent = currentPath !== undefined && currentPath === to.split(/[?#]/)[0];
+  const isCurrent = useAppView().current?.location.pathname === to.split(/[?#]/)[0];
   const anchor = useRef<HTMLAnchorElement>(null);
   const prefetch = usePrefetch(anchor, to, isCurrent);
   return (
@@ -55,7 +55,9 @@ export function Link({
         onClick?.(event);
         if (event.defaultPrevented || !isPlainLeftClick(event) || (target && target !== '_self')) return;
         event.preventDefault();
-        app.send({ type: 'nav.go', to, ...(replace ? { replace } : {}) });
+        // After the browser has painted the click (the pressed link, its focus ring): the machine's step and
+        // the page's render are no part of the click's own task, which then ends at once.
+        afterPaint(() => app.send({ type: 'nav.go', to, ...(replace ? { replace } : {}) }));
       }}
     />
   );

@@ -1,6 +1,17 @@
 import { createActorContext, useSelector } from '@xstate/react';
+import {
+  createContext,
+  createElement,
+  type ReactNode,
+  startTransition,
+  useContext,
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useState,
+} from 'react';
 import { appMachine } from '../../machines/app.machine';
-import { type AppView, appView, isPageShown } from '../../machines/app.view';
+import { type AppSnapshot, type AppView, appView } from '../../machines/app.view';
 import {
   type ColorModeCommands,
   type ColorModeView,
@@ -19,6 +30,7 @@ import {
   toasterCommands,
   toasterView,
 } from '../../machines/toaster.view';
+import { pageRendered } from '../platform/arrival';
 
 /** The root actor, provided once by `src/main.tsx` with the browser's implementations. */
 export const AppActor = createActorContext(appMachine);
@@ -43,14 +55,50 @@ export function sameView<T extends object>(a: T, b: T): boolean {
   );
 }
 
-/** Everything the app's own views need from the app machine (machines/app.view.ts). */
-export function useAppView(): AppView {
-  return AppActor.useSelector(appView, sameView);
+const CommittedView = createContext<AppView | null>(null);
+
+/**
+ * Mirrors the app machine's view into React state, set inside `startTransition`. A selector on the actor
+ * (`useSyncExternalStore`) renders every change synchronously: a navigation whose page and data were
+ * prefetched commits in microtasks, and the whole new page rendered in one task before the browser could paint
+ * anything. As a transition, React renders it in slices in later tasks, yielding to the browser in between;
+ * the machine stays the one source, this is only when React draws it. Page arrival (focus, scroll,
+ * announcement) waits for that drawing: `pageRendered` runs it once the latest view is in the DOM.
+ */
+export function AppViewMirror({ children }: { readonly children: ReactNode }) {
+  const actor = AppActor.useActorRef();
+  const [view, setView] = useState(() => appView(actor.getSnapshot()));
+  const latest = useRef(view);
+  const rendering = useRef(false);
+  useEffect(() => {
+    const update = (snapshot: AppSnapshot) => {
+      const next = appView(snapshot);
+      // Nothing new to draw: an arrival need not wait for a render that will not come.
+      if (sameView(latest.current, next)) {
+        if (!rendering.current) pageRendered();
+        return;
+      }
+      latest.current = next;
+      rendering.current = true;
+      startTransition(() => setView(next));
+    };
+    // Subscribed before the actor starts (the provider starts it in its own effect, which runs after this one).
+    return actor.subscribe(update).unsubscribe;
+  }, [actor]);
+  // After React has put the latest view into the DOM, before the browser paints it.
+  useLayoutEffect(() => {
+    if (view !== latest.current) return;
+    rendering.current = false;
+    pageRendered();
+  }, [view]);
+  // React 19: a context renders as its own provider.
+  return createElement(CommittedView, { value: view }, children);
 }
 
-/** The first page (or the error page instead of it) is on screen; re-renders only when that changes. */
-export function usePageShown(): boolean {
-  return AppActor.useSelector(isPageShown);
+/** Everything the app's own views need from the app machine (machines/app.view.ts), as React last drew it. */
+export function useAppView(): AppView {
+  // Always inside <AppViewMirror> (src/Root.tsx), which provides a view from its first render.
+  return useContext(CommittedView) as AppView;
 }
 
 /** Everything a view needs from the session child, and its commands (machines/session.view.ts). */
@@ -60,14 +108,9 @@ export function useSessionView(): SessionView & SessionCommands {
   return { ...view, ...sessionCommands(session) };
 }
 
-/** The toaster child (system id `toaster`), to send viewport events to. */
-export function useToasterRef() {
-  return AppActor.useSelector((snapshot) => snapshot.children.toaster);
-}
-
 /** Everything the toast viewport needs from the toaster child, and its commands (machines/toaster.view.ts). */
 export function useToasterView(): ToasterView & ToasterCommands {
-  const toaster = useToasterRef();
+  const toaster = AppActor.useSelector((snapshot) => snapshot.children.toaster);
   const view = useSelector(toaster, toasterView, sameView);
   return { ...view, ...toasterCommands(toaster) };
 }
