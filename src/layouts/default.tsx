@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { pathTo } from '../../machines/routes';
 import { css } from '../../styled-system/css';
+import { button } from '../../styled-system/recipes';
 import { config } from '../config';
 import { useAppView, useSessionView } from '../ui/appActor';
 import { LazyColorModeSwitch } from '../ui/ColorModeSwitch.lazy';
@@ -127,7 +128,12 @@ export function DefaultLayout({ children }: { readonly children: ReactNode }) {
             </ul>
           </nav>
           <LazyColorModeSwitch compact />
-          {signedIn ? <SignOutForm compact /> : null}
+          {signedIn ? (
+            <SignOutForm className={button({ visual: 'outline', size: 'sm' })}>
+              <Icon name="lucide:log-out" />
+              Sign out
+            </SignOutForm>
+          ) : null}
         </div>
       </header>
       <main

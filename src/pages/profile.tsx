@@ -89,7 +89,7 @@ function ProfilePage() {
         description="Signing out ends your session on this browser."
         className={settingsWidth}
       >
-        <SignOutForm />
+        <SignOutForm className={button({ visual: 'outline' })}>Sign out</SignOutForm>
       </CardSection>
     </div>
   );

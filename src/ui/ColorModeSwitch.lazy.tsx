@@ -1,4 +1,4 @@
-import { memo, useId } from 'react';
+import { memo } from 'react';
 import { css } from '../../styled-system/css';
 import { lazyModule } from '../platform/lazyLoad';
 import { useColorModeView } from './appActor';
@@ -19,32 +19,34 @@ import { useLazyModule } from './useLazyModule';
  */
 const switchCode = lazyModule(() => import('./ColorModeSwitch'));
 
-function StandIn({ compact = false }: ColorModeSwitchProps) {
-  const { preference, forced } = useColorModeView();
-  const name = useId();
+/**
+ * Memoised: the layout re-renders on every navigation (its busy flag), and the control, with three Zag
+ * tooltip machines, has nothing to redraw then; skipping it takes about a third off a navigation's render.
+ */
+export const LazyColorModeSwitch = memo(function LazyColorModeSwitch({
+  compact = false,
+}: ColorModeSwitchProps) {
+  // Not before the first page is on screen: its chunk and data come first. Not before the stored preference
+  // is known either: the control is built once, with the right value (see ./ColorModeSwitch.tsx).
+  const code = useLazyModule(switchCode, useAfterFirstPage());
+  const { preference, forced, settled } = useColorModeView();
+  if (code && settled) return <code.ColorModeSwitch compact={compact} />;
+  // The stand-in: a disabled radio group of the real control's size.
   return (
     <div className={css({ display: 'inline-flex', flexDirection: 'column', gap: '2' })}>
       <div role="radiogroup" aria-label="Color mode" aria-disabled="true" data-disabled="" className={root}>
-        {options.map((option) => (
+        {options.map(({ value, label, icon }) => (
           <label
-            key={option.value}
+            key={value}
             className={item}
             data-disabled=""
-            data-state={option.value === preference ? 'checked' : 'unchecked'}
+            data-state={value === preference ? 'checked' : 'unchecked'}
           >
-            <Icon name={option.icon} size={16} />
-            <span className={compact ? visuallyHidden : undefined}>{option.label}</span>
+            <Icon name={icon} size={16} />
+            <span className={compact ? visuallyHidden : undefined}>{label}</span>
             {/* Where the real item has its (empty) control: the same flex gaps, so the same width. */}
-            <span aria-hidden="true" />
-            <input
-              type="radio"
-              name={name}
-              value={option.value}
-              checked={option.value === preference}
-              disabled
-              readOnly
-              className={visuallyHidden}
-            />
+            <span />
+            <input type="radio" checked={value === preference} disabled className={visuallyHidden} />
           </label>
         ))}
       </div>
@@ -55,16 +57,4 @@ function StandIn({ compact = false }: ColorModeSwitchProps) {
       ) : null}
     </div>
   );
-}
-
-/**
- * Memoised: the layout re-renders on every navigation (its busy flag), and the control, with three Zag
- * tooltip machines, has nothing to redraw then; skipping it takes about a third off a navigation's render.
- */
-export const LazyColorModeSwitch = memo(function LazyColorModeSwitch(props: ColorModeSwitchProps) {
-  // Not before the first page is on screen: its chunk and data come first. Not before the stored preference
-  // is known either: the control is built once, with the right value (see ./ColorModeSwitch.tsx).
-  const code = useLazyModule(switchCode, useAfterFirstPage());
-  const { settled } = useColorModeView();
-  return code && settled ? <code.ColorModeSwitch {...props} /> : <StandIn {...props} />;
 });

@@ -1,17 +1,17 @@
-import { button } from '../../styled-system/recipes';
+import type { ReactNode } from 'react';
 import { useSessionView } from './appActor';
-import { Icon } from './Icon';
 
 export interface SignOutFormProps {
-  /** The header's small button, with its icon; otherwise a plain outline button. */
-  readonly compact?: boolean;
+  /** The button's class names (a literal recipe call at each use, which the build folds). */
+  readonly className: string;
+  readonly children: ReactNode;
 }
 
 /**
  * Sign out, as a form wherever the app offers it: posted to the server (api/forms.ts) while the app is not
  * running, the session machine's `signOut` once it is. Disabled while a sign-out is under way.
  */
-export function SignOutForm({ compact = false }: SignOutFormProps) {
+export function SignOutForm({ className, children }: SignOutFormProps) {
   const { signingOut, signOut } = useSessionView();
   return (
     <form
@@ -22,14 +22,8 @@ export function SignOutForm({ compact = false }: SignOutFormProps) {
         signOut();
       }}
     >
-      <button
-        type="submit"
-        // Two literal calls: the build folds each into its class names (build/staticStyles.ts).
-        className={compact ? button({ visual: 'outline', size: 'sm' }) : button({ visual: 'outline' })}
-        disabled={signingOut}
-      >
-        {compact ? <Icon name="lucide:log-out" /> : null}
-        Sign out
+      <button type="submit" className={className} disabled={signingOut}>
+        {children}
       </button>
     </form>
   );
