@@ -1,5 +1,5 @@
 import { type BrowserHistory, createMemoryHistory } from 'history';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { assign, createActor, setup } from 'xstate';
 import type { AppEvent } from '../machines/app.machine';
 import { listenToHistory } from '../src/platform/history';
@@ -19,25 +19,12 @@ function listen(history: BrowserHistory, reportStart = true) {
   return createActor(parent).start();
 }
 
-/** Chromium's `scheduler.postTask`, which happy-dom lacks: a later task. */
-const tasks: (() => void)[] = [];
-beforeEach(() => {
-  tasks.length = 0;
-  vi.stubGlobal('scheduler', { postTask: (task: () => void) => void tasks.push(task) });
-});
-afterEach(() => vi.unstubAllGlobals());
-/** The tasks posted so far run, as the browser would after painting. */
-function runPostedTasks(): void {
-  for (const task of tasks.splice(0)) task();
-}
-
 describe('history adapter', () => {
   it('does not report the first location when the app booted on the page already (a prerendered one)', () => {
     const memory = createMemoryHistory({ initialEntries: ['/campaign/1', '/'], initialIndex: 0 });
     const actor = listen(memory as unknown as BrowserHistory, false);
     expect(actor.getSnapshot().context.heard).toEqual([]);
     memory.forward();
-    runPostedTasks();
     expect(actor.getSnapshot().context.heard).toEqual(['/']);
     actor.stop();
   });
@@ -65,20 +52,8 @@ describe('history adapter', () => {
     const history = createMemoryHistory({ initialEntries: ['/', '//profile'], initialIndex: 0 });
     const actor = listen(history as unknown as BrowserHistory);
     history.forward();
-    // The address bar is normalised at once; the machine hears of the step in a later task.
-    expect(history.location.pathname).toBe('/profile');
-    runPostedTasks();
     expect(actor.getSnapshot().context.heard).toEqual(['/', '/profile']);
-    actor.stop();
-  });
-
-  it("tells the machine of a back/forward step after the step's own task, so the browser can paint first", () => {
-    const history = createMemoryHistory({ initialEntries: ['/', '/profile'], initialIndex: 1 });
-    const actor = listen(history as unknown as BrowserHistory, false);
-    history.back();
-    expect(actor.getSnapshot().context.heard).toEqual([]);
-    runPostedTasks();
-    expect(actor.getSnapshot().context.heard).toEqual(['/']);
+    expect(history.location.pathname).toBe('/profile');
     actor.stop();
   });
 });

@@ -3,7 +3,6 @@ import { fromCallback } from 'xstate';
 import type { AppEvent } from '../../machines/app.machine';
 import type { AddressBarUpdate } from '../../machines/app.utils';
 import { normalizePath } from '../../machines/routes';
-import { afterPaint } from './tasks';
 
 function fullPathOf(location: { pathname: string; search: string; hash: string }): string {
   return `${location.pathname}${location.search}${location.hash}`;
@@ -28,16 +27,13 @@ function arrive(
 /**
  * Tells the app machine where the browser is: once at start (unless it booted on the prerendered page
  * already on screen), then on every back/forward step, normalised at this boundary. Our own pushes and
- * replacements also reach `listen`, but the machine made them, so only POP is news. A step is told after the
- * browser has painted (as a link's click is, src/ui/Link.tsx): the machine's work is no part of its task.
+ * replacements also reach `listen`, but the machine made them, so only POP is news.
  */
 export function listenToHistory(history: BrowserHistory) {
   return fromCallback<AppEvent, { reportStart: boolean }>(({ sendBack, input }) => {
     if (input.reportStart) sendBack({ type: 'nav.popped', to: arrive(history, history.location) });
     return history.listen(({ action, location }) => {
-      if (action !== 'POP') return;
-      const to = arrive(history, location);
-      afterPaint(() => sendBack({ type: 'nav.popped', to }));
+      if (action === 'POP') sendBack({ type: 'nav.popped', to: arrive(history, location) });
     });
   });
 }

@@ -1,5 +1,4 @@
 import { type AnchorHTMLAttributes, type MouseEvent, useRef } from 'react';
-import { afterPaint } from '../platform/tasks';
 import { AppActor, useAppView } from './appActor';
 import { usePrefetch } from './usePrefetch';
 
@@ -55,9 +54,7 @@ export function Link({
         onClick?.(event);
         if (event.defaultPrevented || !isPlainLeftClick(event) || (target && target !== '_self')) return;
         event.preventDefault();
-        // After the browser has painted the click (the pressed link, its focus ring): the machine's step and
-        // the page's render are no part of the click's own task, which then ends at once.
-        afterPaint(() => app.send({ type: 'nav.go', to, ...(replace ? { replace } : {}) }));
+        app.send({ type: 'nav.go', to, ...(replace ? { replace } : {}) });
       }}
     />
   );
