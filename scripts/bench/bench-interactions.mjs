@@ -29,7 +29,7 @@ import { join } from 'node:path';
 import { chromium } from '@playwright/test';
 import getPort from 'get-port';
 import { findChromium } from '../ci/find-chromium.mjs';
-import { listen, median, staticServer, waitFor } from './shared.mjs';
+import { median, serveSideBySide, waitFor } from './shared.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS) || 10;
 const OTHER_RUNS = Number(process.env.BENCH_OTHER_RUNS) || 5;
@@ -269,21 +269,8 @@ async function main() {
   try {
     // The demo API migrates its database first: slow on a busy machine.
     await waitFor(`http://127.0.0.1:${apiPort}/api/session`, 180_000);
-    const apps = [
-      {
-        name: 'this app',
-        root: 'dist',
-        fallback: 'index.html',
-        proxy: { port: apiPort, prefixes: ['/api/', '/_ipx/'] },
-      },
-      { name: 'reference', root: referenceRoot, fallback: '200.html' },
-    ];
+    const apps = await serveSideBySide(apiPort, referenceRoot, servers);
     for (const app of apps) {
-      const port = await getPort();
-      const server = staticServer(app.root, app.fallback, app.proxy);
-      await listen(server, port);
-      servers.push(server);
-      app.url = `http://127.0.0.1:${port}`;
       app.nav = {};
       app.tbt = [];
     }

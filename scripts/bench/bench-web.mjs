@@ -20,7 +20,7 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
 import getPort from 'get-port';
 import { findChromium } from '../ci/find-chromium.mjs';
-import { listen, median, staticServer, waitFor } from './shared.mjs';
+import { median, serveSideBySide, waitFor } from './shared.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS) || 10;
 const LIGHTHOUSE_RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
@@ -164,21 +164,8 @@ async function main() {
   const servers = [];
   try {
     await waitFor(`http://127.0.0.1:${apiPort}/api/session`);
-    const apps = [
-      {
-        name: 'this app',
-        root: 'dist',
-        fallback: 'index.html',
-        proxy: { port: apiPort, prefixes: ['/api/', '/_ipx/'] },
-      },
-      { name: 'reference', root: referenceRoot, fallback: '200.html' },
-    ];
+    const apps = await serveSideBySide(apiPort, referenceRoot, servers);
     for (const app of apps) {
-      const port = await getPort();
-      const server = staticServer(app.root, app.fallback, app.proxy);
-      await listen(server, port);
-      servers.push(server);
-      app.url = `http://127.0.0.1:${port}`;
       app.runs = { cold: [], hover: [] };
     }
     const browser = await chromium.launch({ executablePath: chrome });

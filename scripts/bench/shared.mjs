@@ -4,6 +4,7 @@ import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer, request as httpRequest } from 'node:http';
 import { extname, join, normalize } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import getPort from 'get-port';
 
 const TYPES = {
   '.html': 'text/html; charset=utf-8',
@@ -81,3 +82,28 @@ export const median = (values) => {
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
+
+/**
+ * Serves this app's build (proxying its API and images to the demo API on `apiPort`) and the reference build
+ * side by side, each on a free port; pushes each server onto `servers` (for the caller to close) and returns the
+ * two apps as `{ name, url, ... }`, this app first.
+ */
+export async function serveSideBySide(apiPort, referenceRoot, servers) {
+  const apps = [
+    {
+      name: 'this app',
+      root: 'dist',
+      fallback: 'index.html',
+      proxy: { port: apiPort, prefixes: ['/api/', '/_ipx/'] },
+    },
+    { name: 'reference', root: referenceRoot, fallback: '200.html' },
+  ];
+  for (const app of apps) {
+    const port = await getPort();
+    const server = staticServer(app.root, app.fallback, app.proxy);
+    await listen(server, port);
+    servers.push(server);
+    app.url = `http://127.0.0.1:${port}`;
+  }
+  return apps;
+}
