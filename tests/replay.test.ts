@@ -1,42 +1,15 @@
 // @vitest-environment happy-dom
 /**
- * A report made in the browser replays to the same state: the recorder of src/platform/eventLog.ts watches an
- * app actor (with the path tests' fakes) through a campaign navigation whose data answers 500, the reporter
- * sends what the browser would, and tests/support/replay.ts turns that report back into the same state.
+ * A report made in the browser (tests/support/recordReport.ts: a campaign navigation whose data answers 500)
+ * replays to the same state through tests/support/replay.ts.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ReportBody } from '../api/types';
-import { routeGuards } from '../machines/guards';
-import { routes } from '../machines/routes';
-import { config } from '../src/config';
-import { startEventLog } from '../src/platform/eventLog';
-import { startApp } from './support/appHarness';
-import { replayInput, replayReport } from './support/replay';
+import { recordFailedCampaignVisit } from './support/recordReport';
+import { replayReport } from './support/replay';
 
 afterEach(() => {
   vi.unstubAllGlobals();
 });
-
-async function recordFailedCampaignVisit() {
-  const sent = vi.fn(async (_url: string, _init: RequestInit) => new Response(null, { status: 201 }));
-  vi.stubGlobal('fetch', sent);
-  const log = startEventLog(config.reports, new EventTarget() as unknown as Window);
-  const app = await startApp({
-    input: { ...replayInput({ buildId: 'build-1', boot: null }), routes, guards: routeGuards },
-    inspect: (event) => log.inspect.next?.(event),
-  });
-  app.send({ type: 'page.changed', visible: true, online: true });
-  app.send({ type: 'session.changed', signedIn: false });
-  app.send({ type: 'nav.popped', to: '/' });
-  await app.finishLoad({ campaigns: [] }, 'Campaigns');
-  app.send({ type: 'nav.go', to: '/campaign/1?ref=newsletter#donate' });
-  await app.failLoad(Object.assign(new Error('The demo API failed unexpectedly.'), { statusCode: 500 }));
-  await vi.waitFor(() => expect(sent).toHaveBeenCalledTimes(1));
-  const [url, init] = sent.mock.calls[0] ?? [];
-  expect(url).toBe('/api/reports');
-  expect(init).toMatchObject({ method: 'POST', keepalive: true, credentials: 'omit' });
-  return { app, report: JSON.parse(String(init?.body)) as ReportBody };
-}
 
 describe('replaying a report', () => {
   it('reaches the state the visitor was in when the 500 view showed', async () => {

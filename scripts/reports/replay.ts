@@ -60,7 +60,7 @@ try {
   );
   if (flags.has('--test')) {
     const name = (report.id ?? path.basename(target, '.json')).replace(/[^A-Za-z0-9_-]/g, '_');
-    const dir = path.join(import.meta.dirname, '..', 'tests', 'replays');
+    const dir = path.join(import.meta.dirname, '..', '..', 'tests', 'replays');
     mkdirSync(dir, { recursive: true });
     writeFileSync(path.join(dir, `${name}.json`), `${JSON.stringify(report, null, 2)}\n`);
     writeFileSync(path.join(dir, `${name}.test.ts`), regressionTestSource(report, name));
