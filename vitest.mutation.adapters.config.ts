@@ -25,6 +25,8 @@ export default defineConfig({
       'tests/importCycles.test.ts',
       'tests/toaster.machine.test.ts',
       'tests/staticStyles.test.ts',
+      // Real server processes run the unmutated source in a child process: no mutant is active there.
+      'tests/server.processes.test.ts',
     ],
     environment: 'happy-dom',
     restoreMocks: true,
