@@ -29,7 +29,7 @@ import { join } from 'node:path';
 import { chromium } from '@playwright/test';
 import getPort from 'get-port';
 import { findChromium } from '../ci/find-chromium.mjs';
-import { median, serveSideBySide, waitFor } from './shared.mjs';
+import { instrumentInteractions, median, serveSideBySide, waitFor } from './shared.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS) || 10;
 const OTHER_RUNS = Number(process.env.BENCH_OTHER_RUNS) || 5;
@@ -43,45 +43,12 @@ const DESKTOP_UA =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36';
 const CAMPAIGN_LINK = 'a[href^="/campaign/"]:not([href*="components"])';
 
-/** Runs in every page before its own scripts: Event Timing, long tasks, paints, the Back timing. */
-function instrument() {
-  const bench = { events: [], longTasks: [], popstateFrame: Number.NaN };
-  window.__bench = bench;
-  new PerformanceObserver((list) => {
-    for (const entry of list.getEntries())
-      if (entry.interactionId)
-        bench.events.push({
-          name: entry.name,
-          id: entry.interactionId,
-          start: entry.startTime,
-          duration: entry.duration,
-          delay: entry.processingStart - entry.startTime,
-          processing: entry.processingEnd - entry.processingStart,
-        });
-  }).observe({ type: 'event', durationThreshold: 16, buffered: true });
-  new PerformanceObserver((list) => {
-    for (const entry of list.getEntries())
-      bench.longTasks.push({ start: entry.startTime, duration: entry.duration });
-  }).observe({ type: 'longtask', buffered: true });
-  // Added before any script of the page's: it runs first, when the browser dispatches the event.
-  window.addEventListener('popstate', () => {
-    const at = performance.now();
-    requestAnimationFrame(() => {
-      const channel = new MessageChannel();
-      channel.port1.onmessage = () => {
-        bench.popstateFrame = performance.now() - at;
-      };
-      channel.port2.postMessage(null);
-    });
-  });
-}
-
 /** A fresh context (cold cache) at the given CPU slowdown; `run` gets the page. */
 async function withPage(browser, rate, run) {
   const context = await browser.newContext({ userAgent: DESKTOP_UA, viewport: { width: 1280, height: 800 } });
   try {
     const page = await context.newPage();
-    await page.addInitScript(instrument);
+    await page.addInitScript(instrumentInteractions);
     if (rate !== 1) {
       const cdp = await context.newCDPSession(page);
       await cdp.send('Emulation.setCPUThrottlingRate', { rate });

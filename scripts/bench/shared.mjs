@@ -107,3 +107,41 @@ export async function serveSideBySide(apiPort, referenceRoot, servers) {
   }
   return apps;
 }
+
+/**
+ * An init script (`page.addInitScript(instrumentInteractions)`): runs in the page before its own scripts and keeps
+ * in `window.__bench` the Event Timing entries of interactions (as INP counts them: `durationThreshold: 16`),
+ * long tasks, and the time from a Back step to the end of the next frame. Used by bench-interactions.mjs and
+ * trace-interaction.mjs.
+ */
+export function instrumentInteractions() {
+  const bench = { events: [], longTasks: [], popstateFrame: Number.NaN };
+  window.__bench = bench;
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries())
+      if (entry.interactionId)
+        bench.events.push({
+          name: entry.name,
+          id: entry.interactionId,
+          start: entry.startTime,
+          duration: entry.duration,
+          delay: entry.processingStart - entry.startTime,
+          processing: entry.processingEnd - entry.processingStart,
+        });
+  }).observe({ type: 'event', durationThreshold: 16, buffered: true });
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries())
+      bench.longTasks.push({ start: entry.startTime, duration: entry.duration });
+  }).observe({ type: 'longtask', buffered: true });
+  // Added before any script of the page's: it runs first, when the browser dispatches the event.
+  window.addEventListener('popstate', () => {
+    const at = performance.now();
+    requestAnimationFrame(() => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => {
+        bench.popstateFrame = performance.now() - at;
+      };
+      channel.port2.postMessage(null);
+    });
+  });
+}

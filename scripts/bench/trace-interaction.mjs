@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from '@playwright/test';
 import { findChromium } from '../ci/find-chromium.mjs';
-import { waitFor } from './shared.mjs';
+import { instrumentInteractions, waitFor } from './shared.mjs';
 
 const mode = process.argv[2] ?? 'hover';
 const rate = Number(process.argv[3] ?? 4);
@@ -26,20 +26,7 @@ try {
   const browser = await chromium.launch({ executablePath: findChromium(), args: ['--no-sandbox'] });
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
-  await page.addInitScript(() => {
-    window.__events = [];
-    new PerformanceObserver((list) => {
-      for (const e of list.getEntries())
-        if (e.interactionId)
-          window.__events.push({
-            name: e.name,
-            start: e.startTime,
-            duration: e.duration,
-            processingStart: e.processingStart,
-            processingEnd: e.processingEnd,
-          });
-    }).observe({ type: 'event', durationThreshold: 16, buffered: true });
-  });
+  await page.addInitScript(instrumentInteractions);
   const cdp = await context.newCDPSession(page);
   await cdp.send('Emulation.setCPUThrottlingRate', { rate });
   const path =
@@ -93,18 +80,13 @@ try {
   await page.waitForTimeout(1500);
   const events = await page.evaluate(() => {
     const act = performance.getEntriesByName('act')[0].startTime;
-    return window.__events
+    return window.__bench.events
       .filter((e) => e.start >= act - 50)
-      .map((e) => ({
-        ...e,
-        start: e.start - act,
-        processingStart: e.processingStart - act,
-        processingEnd: e.processingEnd - act,
-      }));
+      .map((e) => ({ ...e, start: e.start - act }));
   });
   for (const e of events)
     console.log(
-      `event ${e.name} at ${e.start.toFixed(1)} duration ${e.duration} handlers ${e.processingStart.toFixed(1)}-${e.processingEnd.toFixed(1)}`,
+      `event ${e.name} at ${e.start.toFixed(1)} duration ${e.duration} handlers ${(e.start + e.delay).toFixed(1)}-${(e.start + e.delay + e.processing).toFixed(1)}`,
     );
   const buffer = await browser.stopTracing();
   const out = join(tmpdir(), 'trace-interaction');
