@@ -15,25 +15,17 @@ import { TRANSITION_FREEZE_CSS } from '../../machines/colorModeFreeze';
 import type { ColorModeConfig } from '../config';
 import { afterPaint } from './tasks';
 
-function localStorageOrNull(): Storage | null {
-  try {
-    return typeof window.localStorage === 'undefined' ? null : window.localStorage;
-  } catch {
-    return null;
-  }
-}
-
 /** Storage that never throws: what could not be written is kept in memory for this page's life. */
 export function createPreferenceStore(key: string) {
   let memory: string | null = null;
   let useMemory = false;
+  // Each access throws where storage fails: a page that may not use it (the getter throws), a browser without
+  // it (`undefined`, a TypeError), a full quota or a privacy mode (the call throws).
   return {
     read(): string | null {
       if (useMemory) return memory;
       try {
-        const storage = localStorageOrNull();
-        if (!storage) throw new Error('no localStorage');
-        return storage.getItem(key);
+        return window.localStorage.getItem(key);
       } catch {
         useMemory = true;
         return memory;
@@ -43,9 +35,7 @@ export function createPreferenceStore(key: string) {
       memory = value;
       if (useMemory) return;
       try {
-        const storage = localStorageOrNull();
-        if (!storage) throw new Error('no localStorage');
-        storage.setItem(key, value);
+        window.localStorage.setItem(key, value);
       } catch {
         useMemory = true;
       }
@@ -105,12 +95,13 @@ export function createBrowserColorMode(config: ColorModeConfig) {
   return colorModeMachine.provide({
     actors: {
       watchSystemColorScheme,
-      // What is stored now, then every write by another tab (`key === null` is a cleared storage).
+      // What is stored now, then every write by another tab (`key === null` is a cleared storage, whose
+      // `newValue` is null too).
       watchStorage: fromCallback<ColorModeEvent>(({ sendBack }) => {
         sendBack({ type: 'storage.changed', value: store.read() });
         const onStorage = (event: StorageEvent) => {
           if (event.key !== null && event.key !== config.storageKey) return;
-          sendBack({ type: 'storage.changed', value: event.key === null ? null : event.newValue });
+          sendBack({ type: 'storage.changed', value: event.newValue });
         };
         window.addEventListener('storage', onStorage);
         return () => window.removeEventListener('storage', onStorage);
