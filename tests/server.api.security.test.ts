@@ -220,8 +220,19 @@ describe.each(backends())('sign-in hardening on %s', (kind) => {
           answers.push([res.statusCode, res.json().message, res.headers['retry-after']]);
         }
       }
-      expect(answers.slice(0, 3)).toEqual(answers.slice(3));
+      // Retry-After counts whole seconds down on the real clock: on a busy machine the second account's
+      // refusal can come a second later, so it is compared apart, to the second.
+      const withoutWait = answers.map(([status, message]) => [status, message]);
+      expect(withoutWait.slice(0, 3)).toEqual(withoutWait.slice(3));
       expect(answers.map(([status]) => status)).toEqual([401, 401, 429, 401, 401, 429]);
+      const [known, unknown] = [answers[2]?.[2], answers[5]?.[2]].map(Number);
+      expect(Math.abs((known ?? Number.NaN) - (unknown ?? Number.NaN))).toBeLessThanOrEqual(1);
+      expect([answers[0]?.[2], answers[1]?.[2], answers[3]?.[2], answers[4]?.[2]]).toEqual([
+        undefined,
+        undefined,
+        undefined,
+        undefined,
+      ]);
     });
 
     it('limits failures per client address across accounts, and a success gives its point back', async () => {
