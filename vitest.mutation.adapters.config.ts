@@ -25,8 +25,10 @@ export default defineConfig({
       'tests/importCycles.test.ts',
       'tests/toaster.machine.test.ts',
       'tests/staticStyles.test.ts',
-      // Real server processes run the unmutated source in a child process: no mutant is active there.
+      // Real processes (the server, the report commands) run the unmutated source in a child process: no mutant
+      // is active there, and each run of them takes seconds.
       'tests/server.processes.test.ts',
+      'tests/reports.cli.test.ts',
     ],
     environment: 'happy-dom',
     restoreMocks: true,
