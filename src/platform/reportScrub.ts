@@ -20,21 +20,21 @@ export function scrubPath(value: unknown): string {
   const beforeHash = hashAt === -1 ? value : value.slice(0, hashAt);
   const queryAt = beforeHash.indexOf('?');
   const path = queryAt === -1 ? beforeHash : beforeHash.slice(0, queryAt);
-  const keys =
+  const query =
     queryAt === -1
-      ? []
-      : beforeHash
+      ? ''
+      : `?${beforeHash
           .slice(queryAt + 1)
           .split('&')
           .filter(Boolean)
-          .map((pair) => scrubText(pair.split('=')[0] ?? '').slice(0, 40));
-  const query = queryAt === -1 ? '' : `?${keys.map((key) => `${key}=`).join('&')}`;
+          .map((pair) => `${scrubText(pair.split('=')[0]).slice(0, 40)}=`)
+          .join('&')}`;
   return `${scrubText(path)}${query}${hashAt === -1 ? '' : '#'}`.slice(0, 2048);
 }
 
-/** A path for the report's route: no query string, no fragment. */
+/** A path for the report's route: no query string, no fragment (and bounded, as all scrubbed text is). */
 export function barePath(value: string): string {
-  return scrubText(value.split(/[?#]/)[0] || '/').slice(0, 2048);
+  return scrubText(value.split(/[?#]/)[0] || '/');
 }
 
 const EMAIL = /[^\s@/?#"'<>]+@[^\s@/?#"'<>]+\.[^\s@/?#"'<>]+/g;
@@ -58,7 +58,7 @@ export function scrubText(value: unknown): string {
 }
 
 const bool = (value: unknown) => (typeof value === 'boolean' ? value : undefined);
-const int = (value: unknown) => (typeof value === 'number' && Number.isInteger(value) ? value : undefined);
+const int = (value: unknown) => (Number.isInteger(value) ? value : undefined);
 
 function defined(record: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined));
@@ -134,7 +134,7 @@ export const EVENT_ALLOW_LIST: Readonly<Record<string, Scrub>> = {
   'xstate.done.actor.checkBuildAfterChunkError': manifestOutput,
 };
 
-const CLAIMS = new Set(['granted', 'denied', 'unavailable']);
+const CLAIMS: ReadonlySet<unknown> = new Set(['granted', 'denied', 'unavailable']);
 
 /** The reportable form of one event the app actor received. */
 export function scrubEvent(event: {
@@ -149,9 +149,7 @@ export function scrubEvent(event: {
   if (type.startsWith('xstate.error.actor.')) return { type, ...thrown(record) };
   // Reload claims answer with one of three words; any other actor's output is not reported.
   if (type.startsWith('xstate.done.actor.')) {
-    return typeof record.output === 'string' && CLAIMS.has(record.output)
-      ? { type, output: record.output }
-      : { type };
+    return CLAIMS.has(record.output) ? { type, output: record.output } : { type };
   }
   // Timers (`xstate.after.*`) and anything unknown: the type alone.
   return { type: scrubText(type) };

@@ -63,13 +63,13 @@ function describe(cause: ReportCause, beforeStart: boolean): ReportBody['error']
   }
   const thrown = cause.error;
   const record = (typeof thrown === 'object' && thrown !== null ? thrown : {}) as Record<string, unknown>;
-  const status = typeof record.statusCode === 'number' ? record.statusCode : null;
+  const status = Number.isInteger(record.statusCode) ? (record.statusCode as number) : 0;
   return {
     name: scrubText(
       `${beforeStart ? 'StartupFailure: ' : ''}${typeof record.name === 'string' ? record.name : typeof thrown}`,
     ).slice(0, 200),
     message: scrubText(typeof thrown === 'string' ? thrown : String(record.message ?? '')),
-    status: status !== null && Number.isInteger(status) && status >= 100 && status <= 999 ? status : null,
+    status: status >= 100 && status <= 999 ? status : null,
   };
 }
 
@@ -104,7 +104,7 @@ export function createReporter(config: ReportsConfig, routeOf?: RouteOf): Send {
       path: window.location.pathname,
       now: Date.now(),
       maxBytes: config.maxBytes,
-      ...(routeOf ? { routeOf } : {}),
+      routeOf,
     });
     sendReport(report, config.endpoint);
   };
