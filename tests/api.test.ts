@@ -23,6 +23,7 @@ describe('API requests', () => {
       'https://api.example/v1/me?featured=1&q=a+b%26c',
     );
     expect(requestUrl('/api', '/campaigns', {})).toBe('/api/campaigns');
+    expect(requestUrl('/api', 'campaigns/9/')).toBe('/api/campaigns/9/');
   });
 
   it('asks for JSON with the same-origin cookies, and reads the JSON answer', async () => {
@@ -105,7 +106,67 @@ describe('API requests', () => {
   it('knows a cancelled request from a failed one', () => {
     const controller = new AbortController();
     controller.abort();
-    expect(toApiError(new Error('aborted'), controller.signal).kind).toBe('aborted');
+    expect(toApiError(new Error('aborted'), controller.signal)).toMatchObject({
+      kind: 'aborted',
+      statusCode: 0,
+      message: 'The request was cancelled.',
+    });
     expect(toApiError(new Error('aborted')).kind).toBe('network');
+  });
+
+  it('is an Error named ApiError, so logs and reports tell it apart', async () => {
+    const { send } = clientAnswering(() =>
+      json({ message: 'No.' }, { status: 403, statusText: 'Forbidden' }),
+    );
+    const error = await send('/me').catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(Error);
+    expect(error).toMatchObject({ name: 'ApiError' });
+  });
+
+  it('uses only a message the server wrote as text, and says the status otherwise', async () => {
+    for (const body of [{ message: 42 }, null, ['message'], { error: 'no message field' }]) {
+      const { send } = clientAnswering(() => json(body, { status: 422, statusText: 'Unprocessable Entity' }));
+      await expect(send('/campaigns')).rejects.toMatchObject({
+        statusCode: 422,
+        kind: 'http',
+        message: 'The server answered 422 Unprocessable Entity',
+      });
+    }
+  });
+
+  it('reads every JSON media type as JSON, whatever its case, and nothing else', async () => {
+    const answering = (type: string, body: string, status = 200) =>
+      clientAnswering(() => new Response(body, { status, headers: { 'content-type': type } })).send('/x');
+    await expect(
+      answering('application/problem+json', '{"message":"Too many requests."}', 429),
+    ).rejects.toMatchObject({ message: 'Too many requests.' });
+    await expect(answering('APPLICATION/JSON', '{"ok":true}')).resolves.toEqual({ ok: true });
+    await expect(answering('application/json;charset=utf-8', '[1]')).resolves.toEqual([1]);
+    await expect(answering('application/jsonlines', '{"ok":true}')).resolves.toBe('{"ok":true}');
+    await expect(answering('application/x-ndjson', '{"ok":true}')).resolves.toBe('{"ok":true}');
+  });
+
+  it('leaves no timer behind once the answer is in, nor when it failed', async () => {
+    vi.useFakeTimers();
+    try {
+      await clientAnswering(() => json({})).send('/campaigns');
+      expect(vi.getTimerCount()).toBe(0);
+      await clientAnswering(() => json({}, { status: 500 }))
+        .send('/campaigns')
+        .catch(() => {});
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('cancels the request when the caller’s signal aborts', async () => {
+    const { send, fetch } = clientAnswering(() => json({}));
+    const caller = new AbortController();
+    await send('/campaigns', { signal: caller.signal });
+    const sent = fetch.mock.calls[0]?.[1]?.signal;
+    expect(sent?.aborted).toBe(false);
+    caller.abort();
+    expect(sent?.aborted).toBe(true);
   });
 });

@@ -23,4 +23,11 @@ describe('start-up', () => {
     await mountOrReport(() => {}, doc);
     expect(doc.getElementById('boot-failure')?.hidden).toBe(true);
   });
+
+  it('rethrows the mount failure itself where the page has no notice to show (a test page, a custom host)', async () => {
+    document.body.innerHTML = '<div id="root"></div>';
+    const error = new Error('no root');
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    await expect(mountOrReport(() => Promise.reject(error), document)).rejects.toBe(error);
+  });
 });

@@ -1,8 +1,8 @@
 import { type BrowserHistory, createMemoryHistory } from 'history';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { assign, createActor, setup } from 'xstate';
 import type { AppEvent } from '../machines/app.machine';
-import { listenToHistory } from '../src/platform/history';
+import { listenToHistory, updateAddressBar } from '../src/platform/history';
 
 /** Runs the history adapter under a parent that records what it hears. */
 function listen(history: BrowserHistory, reportStart = true) {
@@ -49,11 +49,63 @@ describe('history adapter', () => {
   );
 
   it('normalises back/forward steps too, and leaves ordinary paths alone', () => {
-    const history = createMemoryHistory({ initialEntries: ['/', '//profile'], initialIndex: 0 });
+    const history = createMemoryHistory({ initialEntries: ['/', '//profile', '/home'], initialIndex: 0 });
+    const replace = vi.spyOn(history, 'replace');
     const actor = listen(history as unknown as BrowserHistory);
+    expect(replace).not.toHaveBeenCalled();
     history.forward();
     expect(actor.getSnapshot().context.heard).toEqual(['/', '/profile']);
     expect(history.location.pathname).toBe('/profile');
+    expect(replace).toHaveBeenCalledOnce();
+    history.forward();
+    expect(actor.getSnapshot().context.heard).toEqual(['/', '/profile', '/home']);
+    expect(replace).toHaveBeenCalledOnce();
     actor.stop();
+  });
+
+  it('keeps the entry’s state when it replaces the address bar with the normalised path', () => {
+    const memory = createMemoryHistory({ initialEntries: [{ pathname: '//home', state: { scrollY: 120 } }] });
+    const actor = listen(memory as unknown as BrowserHistory);
+    expect(memory.location).toMatchObject({ pathname: '/home', state: { scrollY: 120 } });
+    actor.stop();
+  });
+
+  it('tells the app `/` for a location that is no path at all', () => {
+    // A browser's pathname always starts with a slash; a memory history's need not.
+    const memory = createMemoryHistory({ initialEntries: ['campaign?x=1'] });
+    const actor = listen(memory as unknown as BrowserHistory);
+    expect(actor.getSnapshot().context.heard).toEqual(['/']);
+    expect(memory.location.pathname).toBe('/');
+    actor.stop();
+  });
+
+  it('does not report the app’s own pushes and replacements, only back/forward steps', () => {
+    const memory = createMemoryHistory({ initialEntries: ['/'] });
+    const actor = listen(memory as unknown as BrowserHistory);
+    memory.push('/profile');
+    memory.replace('/home');
+    expect(actor.getSnapshot().context.heard).toEqual(['/']);
+    memory.back();
+    expect(actor.getSnapshot().context.heard).toEqual(['/', '/']);
+    actor.stop();
+    memory.forward();
+    expect(actor.getSnapshot().context.heard).toEqual(['/', '/']);
+  });
+});
+
+describe('address bar updates', () => {
+  it('pushes a new entry, replaces the current one, or leaves history alone', () => {
+    const memory = createMemoryHistory({ initialEntries: ['/'] });
+    const history = memory as unknown as BrowserHistory;
+    updateAddressBar(history, null);
+    expect(memory.index).toBe(0);
+    updateAddressBar(history, { type: 'push', to: '/campaign/1' });
+    expect([memory.index, memory.location.pathname]).toEqual([1, '/campaign/1']);
+    updateAddressBar(history, { type: 'replace', to: '/campaign/1?tab=2' });
+    expect([memory.index, memory.location.pathname, memory.location.search]).toEqual([
+      1,
+      '/campaign/1',
+      '?tab=2',
+    ]);
   });
 });

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { claimReload } from '../src/platform/reloadGuard';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { claimReload, sessionStorageOrNull } from '../src/platform/reloadGuard';
 
 const KEY = 'campaign-web:reload';
 const WINDOW = 10_000;
@@ -49,7 +49,9 @@ describe('reload guard', () => {
   });
 
   it('repairs a corrupt value instead of failing, and reads the reference single-record shape', () => {
-    expect(claimReload(memoryStorage({ [KEY]: '{not json' }), KEY, '/x', 0, WINDOW, CAP)).toBe('granted');
+    const corrupt = memoryStorage({ [KEY]: '{not json' });
+    expect(claimReload(corrupt, KEY, '/x', 0, WINDOW, CAP)).toBe('granted');
+    expect(JSON.parse(corrupt.data.get(KEY) ?? '')).toEqual([{ path: '/x', expires: WINDOW, at: 0 }]);
     const single = memoryStorage({ [KEY]: JSON.stringify({ path: '/x', expires: 5_000 }) });
     expect(claimReload(single, KEY, '/x', 1_000, WINDOW, CAP)).toBe('denied');
   });
@@ -63,5 +65,91 @@ describe('reload guard', () => {
       },
     };
     expect(claimReload(throwing, KEY, '/x', 0, WINDOW, CAP)).toBe('unavailable');
+  });
+
+  it('lets a path reload again at the very moment its window ends', () => {
+    const storage = memoryStorage();
+    claimReload(storage, KEY, '/campaign/1', 1_000, WINDOW, CAP);
+    expect(claimReload(storage, KEY, '/campaign/1', 11_000, WINDOW, CAP)).toBe('granted');
+  });
+
+  it('counts towards the cap only the reloads strictly inside its window', () => {
+    // A cap window shorter than the per-path window: the records still block their paths, but no longer count.
+    const cap = { max: 2, windowMs: 5_000 };
+    const storage = memoryStorage();
+    claimReload(storage, KEY, '/a', 0, WINDOW, cap);
+    claimReload(storage, KEY, '/b', 0, WINDOW, cap);
+    expect(claimReload(storage, KEY, '/c', 4_999, WINDOW, cap)).toBe('denied');
+    expect(claimReload(storage, KEY, '/c', 5_000, WINDOW, cap)).toBe('granted');
+    expect(claimReload(storage, KEY, '/a', 5_000, WINDOW, cap)).toBe('denied');
+  });
+
+  it('forgets the records that neither block a path nor count towards the cap', () => {
+    const storage = memoryStorage({
+      [KEY]: JSON.stringify([
+        { path: '/expired', expires: 5_000 },
+        { path: '/left-the-cap', expires: 5_000, at: 5_000 - CAP.windowMs },
+        { path: '/in-the-cap', expires: 5_000, at: 5_001 - CAP.windowMs },
+        { path: '/blocking', expires: 5_001 },
+      ]),
+    });
+    expect(claimReload(storage, KEY, '/x', 5_000, WINDOW, CAP)).toBe('granted');
+    expect(JSON.parse(storage.data.get(KEY) ?? '').map((record: { path: string }) => record.path)).toEqual([
+      '/in-the-cap',
+      '/blocking',
+      '/x',
+    ]);
+  });
+
+  it('ignores entries it did not write, and keeps the ones it did', () => {
+    const valid = { path: '/a', expires: 20_000, at: 9_000 };
+    const storage = memoryStorage({
+      [KEY]: JSON.stringify([
+        null,
+        7,
+        'text',
+        { expires: 20_000, at: 9_000 },
+        { path: 42, expires: 20_000, at: 9_000 },
+        { path: '/b', expires: '20000', at: 9_000 },
+        { path: '/c', expires: 1_000, at: '9000' },
+        valid,
+      ]),
+    });
+    // Only `valid` counts: with the others a cap of 2 would deny, and `/b` would be blocked.
+    expect(claimReload(storage, KEY, '/b', 10_000, WINDOW, { max: 2, windowMs: 300_000 })).toBe('granted');
+    expect(claimReload(storage, KEY, '/a', 10_000, WINDOW, { max: 9, windowMs: 300_000 })).toBe('denied');
+    expect(JSON.parse(storage.data.get(KEY) ?? '')).toEqual([
+      valid,
+      { path: '/b', expires: 20_000, at: 10_000 },
+    ]);
+  });
+});
+
+describe('session storage', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+    window.sessionStorage.clear();
+  });
+
+  it('is the browser’s, checked by a write it takes back, leaving what the page stored alone', () => {
+    // Any key the page may use, the empty one included.
+    window.sessionStorage.setItem('kept', '1');
+    window.sessionStorage.setItem('', 'empty key');
+    expect(sessionStorageOrNull()).toBe(window.sessionStorage);
+    expect({ ...window.sessionStorage }).toEqual({ kept: '1', '': 'empty key' });
+  });
+
+  it('is missing where the browser refuses writes (some privacy modes)', () => {
+    vi.spyOn(window.sessionStorage, 'setItem').mockImplementation(() => {
+      throw new DOMException('quota', 'QuotaExceededError');
+    });
+    expect(sessionStorageOrNull()).toBeNull();
+  });
+
+  it('is missing where reading it throws (storage disabled)', () => {
+    vi.spyOn(window, 'sessionStorage', 'get').mockImplementation(() => {
+      throw new DOMException('denied', 'SecurityError');
+    });
+    expect(sessionStorageOrNull()).toBeNull();
   });
 });
