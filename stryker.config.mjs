@@ -24,6 +24,6 @@ export default {
   timeoutFactor: 3,
   tempDirName: '.stryker-tmp',
   // Other runs' sandboxes (a run over a few files beside the full one) come and go while this one copies the tree.
-  ignorePatterns: ['/.stryker-tmp*', '/reports'],
+  ignorePatterns: ['/.stryker-tmp*', '/reports', '/test-results', '/playwright-report'],
   cleanTempDir: 'always',
 };
