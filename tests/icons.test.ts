@@ -351,3 +351,204 @@ describe('<Icon>', () => {
     vi.unstubAllGlobals();
   });
 });
+
+describe('icon loader: names and preloaded sets', () => {
+  it('refuses a name with a provider or more than one colon, and says which name and why', () => {
+    const t = setup(() => Promise.reject(new Error('unexpected')));
+    t.loader.request('lucide:house:extra');
+    t.frame();
+    expect(t.loader.state('lucide:house:extra').status).toBe('missing');
+    expect(t.calls).toHaveLength(0);
+    expect(t.warnings).toEqual(['[Icon] "lucide:house:extra" is not an icon name like "lucide:house".']);
+  });
+
+  it('takes a preloaded icon only from the set of its own prefix', () => {
+    const t = setup(() => new Promise(() => {}), { preloaded: [iconSet('mdi', ['house'])] });
+    expect(t.loader.state('lucide:house').status).toBe('loading');
+    t.loader.request('lucide:house');
+    t.frame();
+    expect(t.urls()).toEqual([`${LOCAL}/lucide.json?icons=house`]);
+  });
+
+  it('asks the network for an icon its preloaded collection lacks', () => {
+    const t = setup(() => new Promise(() => {}), { preloaded: [iconSet('lucide', ['house'])] });
+    expect(t.loader.state('lucide:user').status).toBe('loading');
+    t.loader.request('lucide:user');
+    t.frame();
+    expect(t.urls()).toEqual([`${LOCAL}/lucide.json?icons=user`]);
+  });
+
+  it('gives a preloaded icon the same state object every time, as useSyncExternalStore needs', () => {
+    const t = setup(() => new Promise(() => {}), { preloaded: [iconSet('lucide', ['house'])] });
+    const first = t.loader.state('lucide:house');
+    expect(first).toMatchObject({ status: 'loaded', data: { body: BODY } });
+    expect(t.loader.state('lucide:house')).toBe(first);
+  });
+});
+
+describe('icon loader: frames', () => {
+  it('schedules one flush per frame, and a later frame sends only what was asked since', async () => {
+    const flushes: (() => void)[] = [];
+    const scheduleBatch = vi.fn((flush: () => void) => {
+      flushes.push(flush);
+    });
+    const t = setup(
+      (url) => Promise.resolve(json(iconSet('lucide', url.includes('user') ? ['user'] : ['house']))),
+      { scheduleBatch },
+    );
+    t.loader.request('lucide:house');
+    t.loader.request('mdi:home');
+    expect(scheduleBatch).toHaveBeenCalledTimes(1);
+    flushes.shift()?.();
+    t.loader.request('lucide:user');
+    expect(scheduleBatch).toHaveBeenCalledTimes(2);
+    flushes.shift()?.();
+    expect(t.urls()).toEqual([
+      `${LOCAL}/lucide.json?icons=house`,
+      `${LOCAL}/mdi.json?icons=home`,
+      `${LOCAL}/lucide.json?icons=user`,
+    ]);
+    await vi.runAllTimersAsync();
+    expect(t.loader.state('lucide:user').status).toBe('loaded');
+  });
+
+  it('tells every listener once per answered request, and no longer one that unsubscribed', async () => {
+    const t = setup((url) =>
+      Promise.resolve(json(iconSet('lucide', [url.includes('user') ? 'user' : 'house']))),
+    );
+    const other = vi.fn();
+    const unsubscribe = t.loader.subscribe(other);
+    t.loader.request('lucide:house');
+    t.frame();
+    await vi.runAllTimersAsync();
+    expect(t.changes).toHaveBeenCalledTimes(1);
+    expect(other).toHaveBeenCalledTimes(1);
+    unsubscribe();
+    t.loader.request('lucide:user');
+    t.frame();
+    await vi.runAllTimersAsync();
+    expect(t.changes).toHaveBeenCalledTimes(2);
+    expect(other).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('icon loader: URL length', () => {
+  /** The URL of `names` to `base`, as the loader writes it. */
+  const url = (base: string, names: readonly string[]) => `${base}/lucide.json?icons=${names.join(',')}`;
+  const asked = (urls: readonly string[]) => urls.map((u) => (u.split('?icons=')[1] ?? '').split(','));
+
+  it('fills a request up to exactly maxUrlLength, measured on the longer fallback URL', () => {
+    const t = setup(() => new Promise(() => {}), { maxUrlLength: url(PUBLIC, ['aa', 'bb']).length });
+    for (const name of ['aa', 'bb', 'cc']) t.loader.request(`lucide:${name}`);
+    t.frame();
+    expect(asked(t.urls())).toEqual([['aa', 'bb'], ['cc']]);
+  });
+
+  it('measures on the endpoint when the endpoint is the longer of the two', () => {
+    const endpoint = 'https://icons.example/a/much/longer/path/than/the/fallback';
+    const fallback = 'https://fb.example';
+    const t = setup(() => new Promise(() => {}), {
+      endpoint,
+      fallbackEndpoint: fallback,
+      maxUrlLength: url(endpoint, ['aa', 'bb']).length,
+    });
+    for (const name of ['aa', 'bb', 'cc']) t.loader.request(`lucide:${name}`);
+    t.frame();
+    expect(asked(t.urls())).toEqual([['aa', 'bb'], ['cc']]);
+  });
+
+  it('sends a name too long for any URL on its own, never an empty request', () => {
+    const long = 'x'.repeat(40);
+    const t = setup(() => new Promise(() => {}), { maxUrlLength: url(PUBLIC, ['a']).length });
+    t.loader.request(`lucide:${long}`);
+    t.loader.request('lucide:a');
+    t.frame();
+    expect(asked(t.urls())).toEqual([[long], ['a']]);
+  });
+});
+
+describe('icon loader: what the log says', () => {
+  const answers: [string, () => Promise<IconFetchResponse>, string][] = [
+    ['a network error', () => Promise.reject(new TypeError('Failed to fetch')), 'TypeError: Failed to fetch'],
+    [
+      'a non-JSON answer',
+      () => Promise.resolve({ ok: true, status: 200, json: () => Promise.reject(new SyntaxError('<')) }),
+      `${LOCAL}/lucide.json?icons=house did not answer JSON`,
+    ],
+    ['HTTP 503', () => Promise.resolve(json({}, 503)), `${LOCAL}/lucide.json?icons=house answered 503`],
+    // Response.json() never gives undefined, but the loader takes any fetch that keeps to IconFetchResponse.
+    [
+      'undefined',
+      () => Promise.resolve(json(undefined)),
+      `${LOCAL}/lucide.json?icons=house did not answer an icon set`,
+    ],
+    [
+      'null',
+      () => Promise.resolve(json(null)),
+      `${LOCAL}/lucide.json?icons=house did not answer an icon set`,
+    ],
+    [
+      'a string',
+      () => Promise.resolve(json('lucide')),
+      `${LOCAL}/lucide.json?icons=house did not answer an icon set`,
+    ],
+    [
+      'a set whose icons are null',
+      () => Promise.resolve(json({ prefix: 'lucide', icons: null })),
+      `${LOCAL}/lucide.json?icons=house did not answer an icon set`,
+    ],
+    [
+      'a set whose icons are not an object',
+      () => Promise.resolve(json({ prefix: 'lucide', icons: 'house' })),
+      `${LOCAL}/lucide.json?icons=house did not answer an icon set`,
+    ],
+  ];
+  for (const [what, fail, reason] of answers) {
+    it(`names the reason when the endpoint gives ${what}, then asks the public API`, async () => {
+      const t = setup((u) =>
+        u.startsWith(PUBLIC) ? Promise.resolve(json(iconSet('lucide', ['house']))) : fail(),
+      );
+      t.loader.request('lucide:house');
+      t.frame();
+      await vi.runAllTimersAsync();
+      expect(t.warnings).toEqual([`[Icon] ${reason}; asking ${PUBLIC} instead.`]);
+      expect(t.loader.state('lucide:house').status).toBe('loaded');
+    });
+  }
+
+  it('names every icon of a request that both endpoints failed, and the last reason', async () => {
+    const t = setup((u) => Promise.resolve(json({}, u.startsWith(PUBLIC) ? 502 : 500)));
+    t.loader.request('lucide:house');
+    t.loader.request('lucide:user');
+    t.frame();
+    await vi.runAllTimersAsync();
+    expect(t.warnings).toEqual([
+      `[Icon] ${LOCAL}/lucide.json?icons=house,user answered 500; asking ${PUBLIC} instead.`,
+      `[Icon] failed to load lucide:house, lucide:user: ${PUBLIC}/lucide.json?icons=house,user answered 502`,
+    ]);
+    expect(t.loader.state('lucide:user').status).toBe('missing');
+  });
+
+  it('writes the timeout into the warning', async () => {
+    const t = setup(() => new Promise(() => {}), { fetchTimeoutMs: 700 });
+    t.loader.request('lucide:house');
+    t.frame();
+    await vi.advanceTimersByTimeAsync(700);
+    expect(t.warnings).toEqual([
+      `[Icon] ${LOCAL}/lucide.json?icons=house timed out after 700ms; asking ${PUBLIC} instead.`,
+    ]);
+  });
+
+  it('stops the timeout of a request that answered: nothing is aborted or asked later', async () => {
+    const t = setup(() => Promise.resolve(json(iconSet('lucide', ['house']))));
+    t.loader.request('lucide:house');
+    t.frame();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(t.loader.state('lucide:house').status).toBe('loaded');
+    expect(vi.getTimerCount()).toBe(0);
+    await vi.advanceTimersByTimeAsync(config.icons.fetchTimeoutMs * 2);
+    expect(t.calls).toHaveLength(1);
+    expect(t.calls[0]?.signal.aborted).toBe(false);
+    expect(t.warnings).toEqual([]);
+  });
+});

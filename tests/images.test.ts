@@ -3,7 +3,7 @@ import { act, createElement } from 'react';
 import { createRoot } from 'react-dom/client';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { IMAGE_LIMITS, parseImagePath } from '../server/images';
-import { config } from '../src/config';
+import { config, type ImageConfig } from '../src/config';
 import { imageModifiers, imageSourcePath, imageSrcSet, imageUrl } from '../src/platform/images';
 import { Image } from '../src/ui/Image';
 
@@ -168,6 +168,86 @@ describe('image URL builder', () => {
       '/_ipx/f_webp&s_1104x414/a.jpg 1x, /_ipx/f_webp&s_2048x768/a.jpg 2x',
     );
     expect(imageSrcSet('/a.jpg')).toBe('/_ipx/f_webp/a.jpg 1x, /_ipx/f_webp/a.jpg 2x');
+  });
+});
+
+describe('image sizes, formats and densities', () => {
+  /** The configuration with some fields replaced, as a deployment might set them. */
+  const images = (changes: Partial<ImageConfig>): ImageConfig => ({ ...config.images, ...changes });
+
+  it('reads a size given as text the way nuxt/image does, and ignores any other', () => {
+    expect(imageModifiers({ width: ' 300px ' })).toBe('w_300&f_webp');
+    expect(imageModifiers({ width: '300' })).toBe('w_300&f_webp');
+    expect(imageModifiers({ width: '299.4' })).toBe('w_299&f_webp');
+    expect(imageModifiers({ height: '12.5px' })).toBe('h_13&f_webp');
+    for (const width of ['300em', '3e2', 'px', '', '30 0', '-300', '300.', '.5', 'a300', '300pxx']) {
+      expect(imageModifiers({ width }), width).toBe('f_webp');
+    }
+    expect(imageModifiers({ width: '300.25px' })).toBe('w_300&f_webp');
+    // A caller outside TypeScript may pass anything; only a number or a string is a size, never what an
+    // array or another object turns into as text.
+    for (const width of [true, ['300'], { toString: () => '300' }]) {
+      // biome-ignore lint/suspicious/noExplicitAny: deliberately ill-typed input.
+      expect(imageModifiers({ width: width as any }), String(width)).toBe('f_webp');
+    }
+  });
+
+  it('clamps sizes to the configured largest size', () => {
+    expect(imageModifiers({ width: 900 }, images({ maxDimension: 640 }))).toBe('w_640&f_webp');
+    expect(imageModifiers({ height: 640 }, images({ maxDimension: 640 }))).toBe('h_640&f_webp');
+  });
+
+  it('rounds quality, and takes it only as a number', () => {
+    expect(imageModifiers({ quality: 80.4 })).toBe('f_webp&q_80');
+    expect(imageModifiers({ quality: 1 })).toBe('f_webp&q_1');
+    // biome-ignore lint/suspicious/noExplicitAny: a caller outside TypeScript may pass anything.
+    expect(imageModifiers({ quality: '80' as any })).toBe('f_webp');
+  });
+
+  it('falls back to the configured format, and drops a fit or format the server does not know', () => {
+    // biome-ignore lint/suspicious/noExplicitAny: a caller outside TypeScript may pass anything.
+    expect(imageModifiers({ format: 'gif' as any, fit: 'stretch' as any })).toBe('f_webp');
+    expect(imageModifiers({}, images({ defaultFormat: 'jpeg' }))).toBe('f_jpeg');
+    expect(imageModifiers({ format: 'png', fit: 'contain' })).toBe('f_png&fit_contain');
+  });
+
+  it('builds under the configured endpoint', () => {
+    expect(imageUrl('a.png', {}, images({ endpoint: '/img' }))).toBe('/img/f_webp/a.png');
+  });
+
+  it('offers each configured density once, smallest first, ignoring any that is not a positive number', () => {
+    const densities = [3, 1, 2, 3, 0, -1, Number.NaN, Number.POSITIVE_INFINITY, 10];
+    expect(imageSrcSet('a.png', { width: 10 }, images({ densities }))).toBe(
+      '/_ipx/w_10&f_webp/a.png 1x, /_ipx/w_20&f_webp/a.png 2x, /_ipx/w_30&f_webp/a.png 3x, /_ipx/w_100&f_webp/a.png 10x',
+    );
+  });
+
+  it('offers one 1x candidate when no density is usable', () => {
+    expect(imageSrcSet('a.png', { width: 10 }, images({ densities: [] }))).toBe('/_ipx/w_10&f_webp/a.png 1x');
+    expect(imageSrcSet('a.png', { width: 10 }, images({ densities: [0, -2] }))).toBe(
+      '/_ipx/w_10&f_webp/a.png 1x',
+    );
+  });
+
+  it('scales a candidate with only a width or only a height down to the largest size', () => {
+    expect(imageSrcSet('a.png', { width: 1500 })).toBe(
+      '/_ipx/w_1500&f_webp/a.png 1x, /_ipx/w_2048&f_webp/a.png 2x',
+    );
+    expect(imageSrcSet('a.png', { height: 1500 })).toBe(
+      '/_ipx/h_1500&f_webp/a.png 1x, /_ipx/h_2048&f_webp/a.png 2x',
+    );
+  });
+
+  it('scales both sides by the side that would pass the largest size first', () => {
+    expect(imageSrcSet('a.png', { width: 1000, height: 1500 })).toBe(
+      '/_ipx/f_webp&s_1000x1500/a.png 1x, /_ipx/f_webp&s_1365x2048/a.png 2x',
+    );
+  });
+
+  it('keeps the other modifiers in every candidate', () => {
+    expect(imageSrcSet('a.png', { width: 100, format: 'avif', quality: 60, fit: 'inside' })).toBe(
+      '/_ipx/w_100&f_avif&q_60&fit_inside/a.png 1x, /_ipx/w_200&f_avif&q_60&fit_inside/a.png 2x',
+    );
   });
 });
 

@@ -308,3 +308,244 @@ describe('the session preload in index.html', () => {
     });
   });
 });
+
+describe('page-data cache: order, cancelling and viewers', () => {
+  /** A load the test settles, with the signal it was given. */
+  function controlled() {
+    let resolve: (value: unknown) => void = () => {};
+    let reject: (error: unknown) => void = () => {};
+    let signal: AbortSignal | undefined;
+    const load = (given: AbortSignal) => {
+      signal = given;
+      return new Promise((res, rej) => {
+        resolve = res;
+        reject = rej;
+      });
+    };
+    return {
+      load,
+      resolve: (v: unknown) => resolve(v),
+      reject: (e: unknown) => reject(e),
+      signal: () => signal,
+    };
+  }
+
+  it('loads again once the first prefetch has gone stale', () => {
+    const time = clock();
+    const cache = createPageDataCache({ maxEntries: 4, freshMs: 1000, now: time.now });
+    const load = vi.fn(() => new Promise(() => undefined));
+    cache.prefetch('/a', load);
+    time.advance(1000);
+    cache.prefetch('/a', load);
+    expect(load).toHaveBeenCalledTimes(2);
+    expect(cache.has('/a')).toBe(true);
+  });
+
+  it('counts a key put again as the newest, so an older one goes first', () => {
+    const cache = createPageDataCache({ maxEntries: 2, freshMs: 10_000, now: clock().now });
+    cache.put('/a', 1);
+    cache.put('/b', 2);
+    cache.put('/a', 3);
+    cache.put('/c', 4);
+    expect(cache.has('/a')).toBe(true);
+    expect(cache.has('/b')).toBe(false);
+    expect(cache.size).toBe(2);
+  });
+
+  it('keeps newer data under a key when an older request for it fails', async () => {
+    const cache = createPageDataCache({ maxEntries: 4, freshMs: 1000, now: clock().now });
+    const old = controlled();
+    cache.prefetch('/a', old.load);
+    cache.put('/a', 'payload');
+    old.reject(new Error('offline'));
+    await flush();
+    await expect(cache.take('/a')).resolves.toBe('payload');
+  });
+
+  it('cancels only requests still running when entries go (eviction, viewer change, clear)', async () => {
+    const time = clock();
+    const cache = createPageDataCache({ maxEntries: 1, freshMs: 1000, now: time.now });
+    const done = controlled();
+    cache.prefetch('/done', done.load);
+    done.resolve(1);
+    await flush();
+    cache.prefetch('/next', () => new Promise(() => undefined));
+    expect(cache.has('/done')).toBe(false);
+    expect(done.signal()?.aborted).toBe(false);
+
+    const running = controlled();
+    cache.setViewer('7');
+    cache.prefetch('/running', running.load);
+    cache.setViewer(null);
+    expect(running.signal()?.aborted).toBe(true);
+    expect(cache.size).toBe(0);
+
+    const cleared = controlled();
+    cache.prefetch('/cleared', cleared.load);
+    cache.clear();
+    expect(cleared.signal()?.aborted).toBe(true);
+    expect(cache.size).toBe(0);
+  });
+
+  it('cancels at once a request taken by a navigation that was already superseded', () => {
+    const cache = createPageDataCache({ maxEntries: 4, freshMs: 1000, now: clock().now });
+    const running = controlled();
+    cache.prefetch('/a', running.load);
+    const navigation = new AbortController();
+    navigation.abort();
+    cache.take('/a', navigation.signal);
+    expect(running.signal()?.aborted).toBe(true);
+  });
+
+  it('leaves a request that has answered alone when its navigation is superseded', async () => {
+    const cache = createPageDataCache({ maxEntries: 4, freshMs: 1000, now: clock().now });
+    const answered = controlled();
+    cache.prefetch('/a', answered.load);
+    answered.resolve(1);
+    await flush();
+    const first = new AbortController();
+    cache.take('/a', first.signal);
+    first.abort();
+    expect(answered.signal()?.aborted).toBe(false);
+
+    const later = controlled();
+    cache.prefetch('/b', later.load);
+    const second = new AbortController();
+    const data = cache.take('/b', second.signal);
+    later.resolve(2);
+    await data;
+    second.abort();
+    expect(later.signal()?.aborted).toBe(false);
+  });
+
+  it('leaves a request that has failed alone when its navigation is superseded', async () => {
+    const cache = createPageDataCache({ maxEntries: 4, freshMs: 1000, now: clock().now });
+    const failing = controlled();
+    cache.prefetch('/a', failing.load);
+    const navigation = new AbortController();
+    const data = cache.take('/a', navigation.signal);
+    failing.reject(new Error('offline'));
+    await expect(data).rejects.toThrow('offline');
+    navigation.abort();
+    expect(failing.signal()?.aborted).toBe(false);
+  });
+
+  it('keeps its entries when it learns the first viewer, and when the same one is seen again', () => {
+    const cache = createPageDataCache({ maxEntries: 4, freshMs: 1000, now: clock().now });
+    cache.put('/a', 1);
+    cache.setViewer('7');
+    cache.setViewer('7');
+    expect(cache.has('/a')).toBe(true);
+    cache.setViewer(null);
+    expect(cache.has('/a')).toBe(false);
+  });
+
+  it('drops data put past the limit, or before a viewer change or a clear, in the same tick', () => {
+    // A put has no request to cancel, even before its promise has settled.
+    const cache = createPageDataCache({ maxEntries: 1, freshMs: 1000, now: clock().now });
+    cache.put('/a', 1);
+    expect(() => cache.put('/b', 2)).not.toThrow();
+    expect(cache.has('/a')).toBe(false);
+    cache.setViewer('7');
+    cache.put('/c', 3);
+    expect(() => cache.setViewer(null)).not.toThrow();
+    cache.put('/d', 4);
+    expect(() => cache.clear()).not.toThrow();
+    expect(cache.size).toBe(0);
+  });
+
+  it('hands put data to a navigation that is already superseded', async () => {
+    const cache = createPageDataCache({ maxEntries: 4, freshMs: 1000, now: clock().now });
+    cache.put('/a', 1);
+    const navigation = new AbortController();
+    navigation.abort();
+    await expect(cache.take('/a', navigation.signal)).resolves.toBe(1);
+  });
+
+  it('keys a path that is all fragment as the empty path', () => {
+    expect(pageDataKey('#top')).toBe('');
+  });
+});
+
+describe('prefetchPath with a page importer', () => {
+  const signedOut = { signedIn: false, data: 'any', manifest: noManifest } as const;
+
+  function page(
+    loader?: (args: { params: Record<string, string>; fullPath: string; signal: AbortSignal }) => unknown,
+  ) {
+    const importer = vi.fn(async () => (loader ? { loader: vi.fn(async (args) => loader(args)) } : {}));
+    connectPrefetch(importer as unknown as Parameters<typeof connectPrefetch>[0]);
+    return importer;
+  }
+  afterEach(() => {
+    pageDataCache.clear();
+    connectPrefetch(importPage);
+    vi.unstubAllGlobals();
+  });
+
+  it('asks the importer for the route’s code as a prefetch', () => {
+    const importer = page();
+    prefetchPath('/login', { ...signedOut, data: 'none' });
+    expect(importer).toHaveBeenCalledWith('login', { prefetch: true });
+  });
+
+  it.each([
+    ['Save-Data', { connection: { saveData: true } }],
+    ['a 2G connection', { connection: { effectiveType: '2g' } }],
+    ['no navigator at all', undefined],
+  ])('fetches not even the code with %s', (_, navigatorStub) => {
+    vi.stubGlobal('navigator', navigatorStub);
+    const importer = page(() => 1);
+    prefetchPath('/campaign/1', signedOut);
+    expect(importer).not.toHaveBeenCalled();
+    expect(pageDataCache.size).toBe(0);
+  });
+
+  it('fetches not even the code of a path its validate rule refuses', () => {
+    const importer = page(() => 1);
+    prefetchPath('/campaign/01', signedOut);
+    expect(importer).not.toHaveBeenCalled();
+  });
+
+  it('warms only the code of a guarded page for a signed-out visitor, and its data for a signed-in one', async () => {
+    const loader = vi.fn(() => ({ me: true }));
+    const importer = page(loader);
+    prefetchPath('/profile', signedOut);
+    expect(importer).toHaveBeenCalledWith('profile', { prefetch: true });
+    expect(pageDataCache.has('/profile')).toBe(false);
+    prefetchPath('/profile', { ...signedOut, signedIn: true });
+    await expect(pageDataCache.take('/profile')).resolves.toEqual({ me: true });
+  });
+
+  it('gives the loader the route’s params, the path with its query and a signal, under the path-and-query key', async () => {
+    const loader = vi.fn(
+      (args: { params: Record<string, string>; fullPath: string; signal: AbortSignal }) => args,
+    );
+    page(loader);
+    prefetchPath('/campaign/3?tab=story#top', signedOut);
+    const args = (await pageDataCache.take('/campaign/3?tab=story')) as Parameters<typeof loader>[0];
+    expect(args.params).toEqual({ id: '3' });
+    expect(args.fullPath).toBe('/campaign/3?tab=story');
+    expect(args.signal).toBeInstanceOf(AbortSignal);
+  });
+
+  it('caches no data for a page without a loader', async () => {
+    page();
+    prefetchPath('/login', signedOut);
+    await expect(pageDataCache.take('/login')).resolves.toBeUndefined();
+  });
+
+  it('lets a failed import of the code pass without an unhandled rejection', async () => {
+    const unhandled = vi.fn();
+    process.on('unhandledRejection', unhandled);
+    try {
+      connectPrefetch(() => Promise.reject(new TypeError('Failed to fetch dynamically imported module')));
+      prefetchPath('/login', { ...signedOut, data: 'none' });
+      await flush();
+      await flush();
+      expect(unhandled).not.toHaveBeenCalled();
+    } finally {
+      process.off('unhandledRejection', unhandled);
+    }
+  });
+});
