@@ -92,3 +92,122 @@ describe('icon bodies as allow-listed trees', () => {
     }
   });
 });
+
+describe('attribute values', () => {
+  const propsOf = (body: string) => (parseIconBody(body) as SvgNode[])[0]?.props;
+
+  it('reads single-quoted values as double-quoted ones', () => {
+    expect(propsOf(`<path d='M0 0h24' fill="none"/>`)).toEqual({ d: 'M0 0h24', fill: 'none' });
+  });
+
+  it('keeps a link only when it points inside the icon', () => {
+    expect(propsOf('<use href="#a"/>')).toEqual({ href: '#a' });
+    expect(propsOf('<use xlink:href="#b"/>')).toEqual({ xlinkHref: '#b' });
+    expect(propsOf('<use href="a#b"/>')).toEqual({});
+    expect(propsOf('<use href="javascript:x#"/>')).toEqual({});
+  });
+
+  it('lets an animation name only an allowed attribute that is not a link', () => {
+    expect(propsOf('<animate attributeName="fill-opacity"/>')).toEqual({ attributeName: 'fill-opacity' });
+    for (const name of ['href', 'xlink:href', 'onclick', 'style', 'constructor', 'toString']) {
+      expect(propsOf(`<animate attributeName="${name}"/>`), name).toEqual({});
+    }
+  });
+
+  it('keeps paint that is exactly one url(#id), with any spacing and case', () => {
+    for (const value of ['url(#g)', ' url( #g ) ', 'URL(#g)', 'url(#)', 'url(\n#g)']) {
+      expect(propsOf(`<rect fill="${value}"/>`), value).toEqual({ fill: value });
+    }
+  });
+
+  it('drops a value that reaches outside the icon, alone or beside an inside reference', () => {
+    for (const value of [
+      'url(https://evil.example/p)',
+      'URL(https://evil.example/p)',
+      'url (https://evil.example/p)',
+      'url(#g) url(https://evil.example/p)',
+      'url(https://evil.example/p) url(#g)',
+      'red url(#g)',
+      'url(#g) red',
+      'url(#g',
+    ]) {
+      expect(propsOf(`<rect fill="${value}"/>`), value).toEqual({});
+    }
+  });
+
+  it('keeps `type` for animateTransform only', () => {
+    expect(propsOf('<animateTransform type="rotate"/>')).toEqual({ type: 'rotate' });
+    expect(propsOf('<path type="x" d="M0"/>')).toEqual({ d: 'M0' });
+  });
+});
+
+describe('character references', () => {
+  const titleOf = (text: string) => {
+    const nodes = parseIconBody(`<title>${text}</title>`);
+    return nodes === null ? null : nodes[0]?.children[0];
+  };
+
+  it('reads decimal and hexadecimal references, in either case', () => {
+    expect(titleOf('&#97;&#x4A;&#X4a;&#x10FFFF;')).toBe('aJJ\u{10ffff}');
+  });
+
+  it('reads the five XML entities', () => {
+    expect(titleOf('&lt;&gt;&amp;&quot;&apos;')).toBe(`<>&"'`);
+  });
+
+  it('refuses the body for a reference to no character, past Unicode, or an unknown or bare entity', () => {
+    for (const text of ['&#0;', '&#x110000;', '&#99999999;', '&LT;', '&nbsp;', 'a & b', '&#;', '&#x;']) {
+      expect(titleOf(text), text).toBeNull();
+    }
+  });
+
+  it('refuses the body for a name every object inherits (not one of the table’s own)', () => {
+    for (const text of ['&constructor;', '&toString;', '&valueOf;', '&hasOwnProperty;']) {
+      expect(titleOf(text), text).toBeNull();
+    }
+  });
+
+  it('decodes attribute values too', () => {
+    expect(parseIconBody('<path d="M0&#32;0"/>')).toEqual([
+      { tag: 'path', props: { d: 'M0 0' }, children: [] },
+    ]);
+    expect(parseIconBody('<path d="M0&bogus;0"/>')).toBeNull();
+  });
+});
+
+describe('structure', () => {
+  it('reads an empty body as an icon of nothing', () => {
+    expect(parseIconBody('')).toEqual([]);
+  });
+
+  it('keeps text in title and desc only, and never whitespace alone', () => {
+    expect(parseIconBody('<desc>Made by hand</desc>')).toEqual([
+      { tag: 'desc', props: {}, children: ['Made by hand'] },
+    ]);
+    expect(parseIconBody('<title>  </title>')).toEqual([{ tag: 'title', props: {}, children: [] }]);
+    expect(parseIconBody('<g>loose text<path d="M0"/></g>\n')).toEqual([
+      { tag: 'g', props: {}, children: [{ tag: 'path', props: { d: 'M0' }, children: [] }] },
+    ]);
+  });
+
+  it('leaves out an allowed element inside a disallowed one, and keeps its siblings in order', () => {
+    expect(
+      parseIconBody('<path d="1"/><switch><g><path d="2"/></g></switch><circle r="3"></circle>'),
+    ).toEqual([
+      { tag: 'path', props: { d: '1' }, children: [] },
+      { tag: 'circle', props: { r: '3' }, children: [] },
+    ]);
+  });
+
+  it('refuses a closing tag with nothing open, or one that closes another element', () => {
+    expect(parseIconBody('</g>')).toBeNull();
+    expect(parseIconBody('<path d="M0"/></g>')).toBeNull();
+    expect(parseIconBody('<g><defs></g></defs>')).toBeNull();
+  });
+
+  it('allows whitespace inside tags where XML does', () => {
+    expect(parseIconBody('<g\n  fill = "none" ><path d="M0" /></g >')).toEqual([
+      { tag: 'g', props: { fill: 'none' }, children: [{ tag: 'path', props: { d: 'M0' }, children: [] }] },
+    ]);
+  });
+});

@@ -136,7 +136,7 @@ function decode(text: string): string | null {
   const decoded = text.replace(/&(?:#(\d+)|#x([0-9a-f]+)|([a-z]+));|&/gi, (match, dec, hex, name) => {
     const code = dec ? Number.parseInt(dec, 10) : hex ? Number.parseInt(hex, 16) : Number.NaN;
     if (!Number.isNaN(code) && code > 0 && code <= 0x10ffff) return String.fromCodePoint(code);
-    const named = name ? NAMED_ENTITIES[name] : undefined;
+    const named = name && Object.hasOwn(NAMED_ENTITIES, name) ? NAMED_ENTITIES[name] : undefined;
     if (named !== undefined) return named;
     failed = true;
     return match;
