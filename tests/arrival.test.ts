@@ -117,3 +117,16 @@ describe('pageRendered', () => {
     expect(announcer?.textContent).toBe('');
   });
 });
+
+describe('the live region the view renders', () => {
+  it('is found by the attribute this module names, as the layout renders it', async () => {
+    // Loaded inside the test: the name is set while the module loads, and a mutation tool credits that only
+    // to a test that loads it.
+    vi.resetModules();
+    const arrival = await import('../src/platform/arrival');
+    document.body.innerHTML = `<p ${arrival.ANNOUNCER_ATTRIBUTE} aria-live="polite"></p><main><h1 tabindex="-1">Profile</h1></main>`;
+    arrival.arriveAtPage('Profile');
+    arrival.pageRendered();
+    expect(document.querySelector('[aria-live]')?.textContent).toBe('Profile');
+  });
+});
