@@ -285,6 +285,8 @@ test.describe('toasts', () => {
   test('the viewport is a named landmark holding an ordered list, and axe finds nothing with toasts open', async ({
     page,
   }) => {
+    // Two axe runs over the gallery: about 19 s on a quiet 2-core machine with two workers, over 30 s on CI's.
+    test.slow();
     await openGallery(page);
     await show(page);
     await show(page, 'Show toast with action');
