@@ -1,21 +1,20 @@
 // Mutation testing of the code that talks to the browser and the network (`npm run test:mutation` runs it after
-// stryker.config.mjs): the platform adapters, the page registry, the formatters and the demo API. A run of its
-// own because its tests need a DOM and the API's database, which would slow every machine mutant.
+// stryker.config.mjs): the platform adapters, the page registry and the formatters. A run of its own because
+// its tests need a DOM, which would slow every machine mutant. The demo API has its own (stryker.api.config.mjs).
 import base from './stryker.config.mjs';
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   ...base,
   vitest: { configFile: 'vitest.mutation.adapters.config.ts' },
-  mutate: ['src/platform/**/*.ts', 'src/pages/registry.ts', 'src/ui/format.ts', 'api/**/*.ts'],
+  mutate: ['src/platform/**/*.ts', 'src/pages/registry.ts', 'src/ui/format.ts'],
   incrementalFile: 'stryker-incremental.adapters.json',
   htmlReporter: { fileName: 'reports/mutation-adapters/index.html' },
   jsonReporter: { fileName: 'reports/mutation-adapters/mutation.json' },
   tempDirName: '.stryker-tmp-adapters',
-  // The first run of every test (for per-test coverage) includes the API's database tests: longer than 5 min here.
   dryRunTimeoutMinutes: 30,
-  // Static mutants (code that runs while a module loads: the API's schemas and limits, the icon tables) have no
-  // per-test coverage, so each runs every test file, the API's database tests included: minutes apiece on 2
-  // cores. The incremental run (CI) leaves them out; `npm run test:mutation -- --full` (MUTATION_STATIC=1) includes them.
+  // Static mutants (code that runs while a module loads: the icon tables, the reporter's limits) have no
+  // per-test coverage, so each runs every test file: minutes apiece on 2 cores. The incremental run (CI)
+  // leaves them out; `npm run test:mutation -- --full` (MUTATION_STATIC=1) includes them.
   ignoreStatic: process.env.MUTATION_STATIC !== '1',
 };

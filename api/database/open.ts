@@ -12,6 +12,11 @@ export type DatabaseConfig =
   | {
       kind: 'pglite' /** A folder, created if missing; undefined keeps everything in memory. */;
       dir?: string;
+      /**
+       * Without `dir`: a data folder as PGlite's `dumpDataDir()` wrote it, to start from in memory instead of
+       * an empty one. The tests start from a migrated dump, which skips initdb (seconds of WebAssembly).
+       */
+      from?: Blob;
     }
   | { kind: 'postgres'; url: string /** Connections in the pool. */; poolSize: number };
 
@@ -41,7 +46,7 @@ const keepText = (value: string) => value;
  * ever reset or recreated to get past one.
  */
 export async function openDatabase(config: DatabaseConfig): Promise<OpenDatabase> {
-  const opened = config.kind === 'pglite' ? await openPglite(config.dir) : await openPostgres(config);
+  const opened = config.kind === 'pglite' ? await openPglite(config.dir, config.from) : await openPostgres(config);
   try {
     await migrateToLatest(opened.db);
   } catch (error) {
@@ -51,13 +56,14 @@ export async function openDatabase(config: DatabaseConfig): Promise<OpenDatabase
   return opened;
 }
 
-async function openPglite(dir: string | undefined): Promise<OpenDatabase> {
+async function openPglite(dir: string | undefined, from: Blob | undefined): Promise<OpenDatabase> {
   const where = dir === undefined ? 'memory' : path.resolve(dir);
   const release = dir === undefined ? async () => {} : await lockFolder(where);
   let client: PGlite;
   try {
     client = await PGlite.create({
       ...(dir === undefined ? {} : { dataDir: where }),
+      ...(dir === undefined && from ? { loadDataDir: from } : {}),
       parsers: { [pgliteTypes.DATE]: keepText },
     });
   } catch (error) {

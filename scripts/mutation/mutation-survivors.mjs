@@ -11,13 +11,13 @@
 //   node scripts/mutation/mutation-survivors.mjs --docs        rewrite docs/mutation-survivors.md (the whole file) from the list
 // `--report FILE` (repeatable) reads reports in Stryker's JSON format instead of the last runs', e.g. the committed
 // stryker-incremental*.json, which hold the same results: `--docs --report stryker-incremental.json --report
-// stryker-incremental.adapters.json` redraws the page without a mutation run.
+// stryker-incremental.adapters.json --report stryker-incremental.api.json` redraws the page without a mutation run.
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 export const REPORT = 'reports/mutation/mutation.json';
-/** Stryker's two runs: machines/ (stryker.config.mjs), and the adapters and API (stryker.adapters.config.mjs). */
-export const REPORTS = [REPORT, 'reports/mutation-adapters/mutation.json'];
+/** Stryker's runs: machines/ (stryker.config.mjs), the adapters (stryker.adapters.config.mjs), the API (stryker.api.config.mjs). */
+export const REPORTS = [REPORT, 'reports/mutation-adapters/mutation.json', 'reports/mutation-api/mutation.json'];
 export const REASONS_DIR = 'mutation-survivors';
 export const SURVIVORS_PAGE = 'docs/mutation-survivors.md';
 

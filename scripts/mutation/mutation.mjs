@@ -1,13 +1,13 @@
 // `npm run test:mutation`: Stryker over machines/ (stryker.config.mjs), then over the code that talks to the
-// browser and the network (stryker.adapters.config.mjs: src/platform, the page registry, src/ui/format.ts, api/),
-// then the hand-written mutant kinds Stryker lacks (scripts/mutation/mutant-kinds.mjs, after its own tests). Prints a
+// browser (stryker.adapters.config.mjs: src/platform, the page registry, src/ui/format.ts), then over the demo
+// API (stryker.api.config.mjs), then the hand-written mutant kinds Stryker lacks (scripts/mutation/mutant-kinds.mjs, after its own tests). Prints a
 // score per file and per folder, and a summary line per run.
 //   --ci               (in .ci/run) incremental only: a run covers the files its committed incremental file has
 //                      results for (the others are listed, never tested from scratch: hours on 2 cores), and a
 //                      survivor without a recorded reason fails.
 //   --full             every mutant again (`--force`), the adapters' static mutants included (MUTATION_STATIC=1);
 //                      the nightly-style run whose incremental files are committed as CI's baseline.
-//   --only machines | --only adapters | --only kinds   one part.
+//   --only machines | --only adapters | --only api | --only kinds   one part.
 // Other arguments go to `stryker run` (e.g. `-- --only machines --mutate machines/returnTo.ts`).
 // Kills are split by what failed first: a frozen-file comparison (`frozen …` messages of tests/support/
 // frozenPaths.ts) or a behaviour assertion (hand-written tests and the per-state invariants of path tests).
@@ -27,7 +27,13 @@ const RUNS = {
     config: 'stryker.adapters.config.mjs',
     incremental: 'stryker-incremental.adapters.json',
     report: 'reports/mutation-adapters/mutation.json',
-    roots: ['src/platform', 'src/pages/registry.ts', 'src/ui/format.ts', 'api'],
+    roots: ['src/platform', 'src/pages/registry.ts', 'src/ui/format.ts'],
+  },
+  api: {
+    config: 'stryker.api.config.mjs',
+    incremental: 'stryker-incremental.api.json',
+    report: 'reports/mutation-api/mutation.json',
+    roots: ['api'],
   },
 };
 /** The folders scored apart; each must reach FOLDER_THRESHOLD, all together OVERALL_THRESHOLD. */
@@ -79,7 +85,7 @@ const describe = (t) =>
 
 let failed = false;
 const reports = [];
-const parts = only ? [only] : ['machines', 'adapters', 'kinds'];
+const parts = only ? [only] : ['machines', 'adapters', 'api', 'kinds'];
 
 for (const name of parts.filter((part) => part in RUNS)) {
   const run = RUNS[name];
@@ -106,7 +112,7 @@ for (const name of parts.filter((part) => part in RUNS)) {
   const started = Date.now();
   const result = spawnSync('npx', ['stryker', 'run', run.config, ...runArgs], {
     stdio: 'inherit',
-    env: full && name === 'adapters' ? { ...process.env, MUTATION_STATIC: '1' } : process.env,
+    env: full && name !== 'machines' ? { ...process.env, MUTATION_STATIC: '1' } : process.env,
   });
   const minutes = ((Date.now() - started) / 60_000).toFixed(1);
   if (!existsSync(run.report)) {

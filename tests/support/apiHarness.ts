@@ -1,7 +1,11 @@
 // Test support for the demo API: databases to run it on (PGlite in memory always, PostgreSQL when
 // TEST_DATABASE_URL points at a server), and a small client over Fastify's inject.
 
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import getPort from 'get-port';
 import { sql } from 'kysely';
@@ -49,9 +53,74 @@ export async function freshPostgresDatabase(): Promise<{ url: string; drop: () =
   };
 }
 
+/** The project (the test run's working directory, as Vitest and Stryker's sandboxes run it). */
+const ROOT = process.cwd();
+/** Where migrated dumps are kept between runs, one per set of migrations and PGlite version. */
+const DUMPS = path.join(tmpdir(), 'campaign-web-test-databases');
+
+/** Names the database the migrations build: their source and PGlite's version. */
+async function migrationsKey(): Promise<string> {
+  const hash = createHash('sha256');
+  hash.update(await readFile(path.join(ROOT, 'node_modules/@electric-sql/pglite/package.json')));
+  const folder = path.join(ROOT, 'api/database/migrations');
+  for (const name of (await readdir(folder)).sort()) {
+    hash.update(name);
+    hash.update(await readFile(path.join(folder, name)));
+  }
+  return hash.digest('hex').slice(0, 16);
+}
+
+let dump: Promise<Blob> | undefined;
+
+/**
+ * A migrated, seeded embedded database as PGlite's dump of its data folder: made once per machine and set of
+ * migrations (a file in the temp folder), read once per test file. Creating an embedded database runs initdb
+ * in WebAssembly, 5 to 12 s on a busy 2-core machine; loading a dump takes a fraction of that. The migrations
+ * themselves are tested where a test opens a database from nothing (tests/server.database.test.ts).
+ */
+function migratedDump(): Promise<Blob> {
+  dump ??= (async () => {
+    const file = path.join(DUMPS, `${await migrationsKey()}.tar.gz`);
+    const saved = await readFile(file).catch(() => null);
+    if (saved) return new Blob([saved]);
+    const scratch = await mkdtemp(path.join(tmpdir(), 'campaign-web-migrated-'));
+    try {
+      const migrated = await openDatabase({ kind: 'pglite', dir: path.join(scratch, 'pglite') });
+      await migrated.close();
+      const client = await PGlite.create({ dataDir: path.join(scratch, 'pglite') });
+      const blob = await client.dumpDataDir('gzip');
+      await client.close();
+      // Written whole under another name, then renamed: a reader never sees half a file.
+      await mkdir(DUMPS, { recursive: true });
+      const partial = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+      await writeFile(partial, Buffer.from(await blob.arrayBuffer()));
+      await rename(partial, file);
+      return blob;
+    } finally {
+      await rm(scratch, { recursive: true, force: true });
+    }
+  })();
+  return dump;
+}
+
+/**
+ * One embedded database per test worker, when `API_TEST_SHARED_DATABASE` is set (the API's mutation run, whose
+ * worker runs every test file of a mutant in one thread): each test file gets it back at the seed data, and
+ * closing it leaves it open for the next file.
+ */
+let shared: Promise<OpenDatabase> | undefined;
+
+async function openEmbedded(): Promise<OpenDatabase> {
+  if (!process.env.API_TEST_SHARED_DATABASE) return openDatabase({ kind: 'pglite', from: await migratedDump() });
+  shared ??= migratedDump().then((from) => openDatabase({ kind: 'pglite', from }));
+  const database = await shared;
+  await resetDatabase(database);
+  return { ...database, close: async () => {} };
+}
+
 /** Opens a migrated database of the given kind; `close` also drops a PostgreSQL one. */
 export async function openTestDatabase(kind: DatabaseConfig['kind']): Promise<OpenDatabase> {
-  if (kind === 'pglite') return openDatabase({ kind: 'pglite' });
+  if (kind === 'pglite') return openEmbedded();
   const { url, drop } = await freshPostgresDatabase();
   const database = await openDatabase({ kind: 'postgres', url, poolSize: 5 });
   return {
@@ -64,7 +133,6 @@ export async function openTestDatabase(kind: DatabaseConfig['kind']): Promise<Op
   };
 }
 
-/** Back to the seed data, as after a fresh start (much faster than a new database per test). */
 /**
  * Opens a test database of `kind` before the enclosing block's tests and closes it after them; returns a getter
  * (the database exists only once the block's `beforeAll` has run).
@@ -83,6 +151,7 @@ export function useTestDatabase(kind: DatabaseConfig['kind']): () => OpenDatabas
   };
 }
 
+/** Back to the seed data, as after a fresh start (much faster than a new database per test). */
 export async function resetDatabase(database: OpenDatabase): Promise<void> {
   await sql`truncate reports, sessions, sign_in_limits, campaigns, users cascade`.execute(database.db);
   await seed.up(database.db.withoutPlugins());

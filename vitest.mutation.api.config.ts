@@ -1,0 +1,25 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * The unit tests for Stryker's run over the demo API (`stryker.api.config.mjs`): the API's own test files, in
+ * Node, each test worker on one embedded database (`API_TEST_SHARED_DATABASE`, tests/support/apiHarness.ts),
+ * which every test file gets back at the seed data. Stryker runs a mutant's tests in a new worker, so a mutant
+ * pays for one database, loaded from a migrated dump, instead of one per file created from nothing (initdb in
+ * WebAssembly: 5 to 12 s apiece here, which made a run of the API's 1,500 mutants take days).
+ * Left out: the server's tests (tests/server.app, metrics, icons, images, plugin), which reach the API only
+ * through the whole server and open a database in a folder of their own; and real processes
+ * (tests/server.processes, tests/reports.cli), where no mutant is active.
+ */
+export default defineConfig({
+  test: {
+    include: ['tests/server.api*.test.ts', 'tests/server.forms.test.ts', 'tests/server.database.test.ts'],
+    environment: 'node',
+    restoreMocks: true,
+    // One worker thread runs all of a mutant's test files, sharing the database.
+    isolate: false,
+    env: { API_TEST_SHARED_DATABASE: '1' },
+    // On a busy machine a slow test must not fail by its clock: that would count a mutant as killed.
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
+  },
+});
