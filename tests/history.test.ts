@@ -1,5 +1,5 @@
 import { type BrowserHistory, createMemoryHistory } from 'history';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { assign, createActor, setup } from 'xstate';
 import type { AppEvent } from '../machines/app.machine';
 import { listenToHistory, updateAddressBar } from '../src/platform/history';
@@ -90,6 +90,31 @@ describe('history adapter', () => {
     actor.stop();
     memory.forward();
     expect(actor.getSnapshot().context.heard).toEqual(['/', '/']);
+  });
+});
+
+describe('history adapter where the browser can post tasks', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it('tells the app of a back/forward step after the paint, having normalised the address bar at once', () => {
+    const posted: { task: () => void; priority: string }[] = [];
+    vi.stubGlobal('scheduler', {
+      postTask: (task: () => void, options: { priority: string }) =>
+        posted.push({ task, priority: options.priority }),
+    });
+    const memory = createMemoryHistory({ initialEntries: ['/', '//profile'], initialIndex: 0 });
+    const actor = listen(memory as unknown as BrowserHistory);
+    // The first location is told at once: nothing has been painted yet.
+    expect(actor.getSnapshot().context.heard).toEqual(['/']);
+    memory.forward();
+    expect(memory.location.pathname).toBe('/profile');
+    expect(actor.getSnapshot().context.heard).toEqual(['/']);
+    expect(posted.map(({ priority }) => priority)).toEqual(['background']);
+    posted[0]?.task();
+    expect(actor.getSnapshot().context.heard).toEqual(['/', '/profile']);
+    actor.stop();
   });
 });
 

@@ -1,8 +1,10 @@
-// afterPaint (src/platform/tasks.ts): the colour switch lifts its transition freeze in a later task of low priority
-// where the browser can post one (scheduler.postTask, Chromium), so the new colours are painted first; elsewhere
-// (Safari) the task runs at once, as it did before. The scheduler is a fake that holds the tasks it is given.
+// afterInput and afterPaint (src/platform/tasks.ts): a link's click, a command from a control and a toast reach their
+// machine in a task after the input's own (user-visible priority), a back/forward step and the colour switch's
+// freeze in a later task of low priority, where the browser can post one (scheduler.postTask, Chromium), so what
+// the input asked for is painted first; elsewhere (Safari) the task runs at once, as it did before. Deferred tasks
+// keep their order across priorities. The scheduler is a fake that holds the tasks it is given.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { afterPaint } from '../src/platform/tasks';
+import { afterInput, afterPaint } from '../src/platform/tasks';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -42,5 +44,60 @@ describe('afterPaint', () => {
     const task = vi.fn();
     afterPaint(task);
     expect(task).toHaveBeenCalledOnce();
+  });
+});
+
+describe('afterInput', () => {
+  it('posts the task at user-visible priority, after the input being handled', () => {
+    const posted = holdPostedTasks();
+    const task = vi.fn();
+    afterInput(task);
+    expect(task).not.toHaveBeenCalled();
+    expect(posted.map(({ priority }) => priority)).toEqual(['user-visible']);
+    posted[0]?.task();
+    expect(task).toHaveBeenCalledOnce();
+  });
+
+  it('runs the task at once in a browser without scheduler.postTask', () => {
+    vi.stubGlobal('scheduler', undefined);
+    const task = vi.fn();
+    afterInput(task);
+    expect(task).toHaveBeenCalledOnce();
+  });
+});
+
+describe('deferred tasks', () => {
+  it('run in the order they were deferred: a low-priority step is not overtaken by a later click', () => {
+    const posted = holdPostedTasks();
+    const order: string[] = [];
+    afterPaint(() => order.push('back'));
+    afterInput(() => order.push('click'));
+    // The browser runs the user-visible task first; it runs the step deferred before it, then its own.
+    posted[1]?.task();
+    expect(order).toEqual(['back', 'click']);
+    // The background task finds its work done and does nothing.
+    posted[0]?.task();
+    expect(order).toEqual(['back', 'click']);
+  });
+
+  it('a posted task runs no task deferred after its own', () => {
+    const posted = holdPostedTasks();
+    const order: string[] = [];
+    afterInput(() => order.push('first'));
+    afterInput(() => order.push('second'));
+    posted[0]?.task();
+    expect(order).toEqual(['first']);
+    posted[1]?.task();
+    expect(order).toEqual(['first', 'second']);
+  });
+
+  it('the same function deferred twice runs twice', () => {
+    const posted = holdPostedTasks();
+    const task = vi.fn();
+    afterInput(task);
+    afterInput(task);
+    posted[0]?.task();
+    posted[1]?.task();
+    expect(task).toHaveBeenCalledTimes(2);
   });
 });

@@ -1,7 +1,7 @@
 // The imperative toast API (src/platform/toast.ts) as product code sees it: what each call sends to the
 // toaster, that calls made while no toaster runs wait and arrive in order, and what the diagnostics count.
 // The module keeps its connection and its waiting calls in module state, so every test loads a fresh copy.
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor } from 'xstate';
 import type { ToasterEvent } from '../machines/toaster.machine';
 import { testToaster } from './support/toasterHarness';
@@ -97,6 +97,28 @@ describe('toast API connection', () => {
     api.toast.dismiss('a');
     expect(current.received).toEqual([{ type: 'toast.dismiss', id: 'a' }]);
     expect(old.received).toEqual([]);
+  });
+});
+
+describe('toast API calls from an input', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it('reach the toaster in a task after the input’s own, in order, where the browser can post one', () => {
+    const posted: (() => void)[] = [];
+    vi.stubGlobal('scheduler', { postTask: (task: () => void) => posted.push(task) });
+    const { received } = connect();
+    const id = api.toast.add({ title: 'Saved' });
+    api.toast.dismiss(id);
+    // The id is the caller's at once; nothing has reached the toaster yet.
+    expect(id).toMatch(/^toast-\d+$/);
+    expect(received).toEqual([]);
+    for (const task of posted) task();
+    expect(received).toEqual([
+      { type: 'toast.add', toast: { id, title: 'Saved' } },
+      { type: 'toast.dismiss', id },
+    ]);
   });
 });
 

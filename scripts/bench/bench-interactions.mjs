@@ -20,7 +20,8 @@
 //    contentful paint, until 4 s after the heading showed), and all long tasks from navigation start.
 // Environment: BENCH_RUNS (navigation, default 10), BENCH_OTHER_RUNS (default 5), BENCH_TBT_RUNS (default 7),
 // REFERENCE_BUILD (default ../shared/reference/reference-build); BENCH_ONLY, a regular expression, keeps only the
-// figures whose name matches it (`navigation`, `hydration`, `colour mode`, `toast`, `sign-in`), for a quick look.
+// figures whose name matches it (`navigation`, `hydration`, `colour mode`, `toast`, `sign-in`), for a quick look;
+// BENCH_INIT, a script run in every page before its own (both apps), to try a variant behind a global flag.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -49,6 +50,7 @@ async function withPage(browser, rate, run) {
   try {
     const page = await context.newPage();
     await page.addInitScript(instrumentInteractions);
+    if (process.env.BENCH_INIT) await page.addInitScript(process.env.BENCH_INIT);
     if (rate !== 1) {
       const cdp = await context.newCDPSession(page);
       await cdp.send('Emulation.setCPUThrottlingRate', { rate });

@@ -9,6 +9,7 @@
 import type { AnyActorRef } from 'xstate';
 import type { ToasterEvent } from '../../machines/toaster.machine';
 import { assertToastOptions, type ToastOptions, type ToastPatch } from '../../machines/toaster.utils';
+import { afterInput } from './tasks';
 
 type SendToToaster = (event: ToasterEvent) => void;
 
@@ -21,9 +22,15 @@ let connection: Connection | null = null;
 const waiting: ToasterEvent[] = [];
 let sequence = 0;
 
+/**
+ * Delivers `event` after the input in progress, if any (`afterInput`): a toast shown from a click is then no
+ * part of the click's task. Events keep their order.
+ */
 function dispatch(event: ToasterEvent): void {
-  if (connection) connection.send(event);
-  else waiting.push(event);
+  afterInput(() => {
+    if (connection) connection.send(event);
+    else waiting.push(event);
+  });
 }
 
 export const toast = {

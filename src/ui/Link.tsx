@@ -1,4 +1,5 @@
 import { type AnchorHTMLAttributes, type MouseEvent, useRef } from 'react';
+import { afterInput } from '../platform/tasks';
 import { AppActor, useAppView } from './appActor';
 import { usePrefetch } from './usePrefetch';
 
@@ -54,7 +55,9 @@ export function Link({
         onClick?.(event);
         if (event.defaultPrevented || !isPlainLeftClick(event) || (target && target !== '_self')) return;
         event.preventDefault();
-        app.send({ type: 'nav.go', to, ...(replace ? { replace } : {}) });
+        // After the frame the click asked for (the pressed link, its focus ring): the machine's step and the
+        // page's render are no part of the click's own task, which then ends at once.
+        afterInput(() => app.send({ type: 'nav.go', to, ...(replace ? { replace } : {}) }));
       }}
     />
   );

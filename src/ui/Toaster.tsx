@@ -28,6 +28,7 @@ import {
 } from '../../machines/toaster.utils';
 import { toast as toastRecipe } from '../../styled-system/recipes';
 import { config } from '../config';
+import { afterInput } from '../platform/tasks';
 import { useToasterView } from './appActor';
 import { visuallyHidden } from './styles';
 
@@ -122,7 +123,8 @@ function ToastItem({ actorRef, classes }: { readonly actorRef: ToastRef; readonl
     }
   }, [view.state]);
 
-  const close = view.dismiss;
+  // After the frame the click or key asked for: the toast's step and render are no part of the input's task.
+  const close = () => afterInput(view.dismiss);
   /** Set while the capture is released at pointer-up, so that release is not reported as a lost pointer. */
   const releasing = useRef(false);
   const onPointerMove = (event: PointerEvent<HTMLLIElement>) => {

@@ -3,7 +3,6 @@ import {
   createContext,
   createElement,
   type ReactNode,
-  startTransition,
   useContext,
   useEffect,
   useLayoutEffect,
@@ -31,6 +30,7 @@ import {
   toasterView,
 } from '../../machines/toaster.view';
 import { pageRendered } from '../platform/arrival';
+import { afterInput } from '../platform/tasks';
 
 /** The root actor, provided once by `src/main.tsx` with the browser's implementations. */
 export const AppActor = createActorContext(appMachine);
@@ -58,11 +58,13 @@ export function sameView<T extends object>(a: T, b: T): boolean {
 const CommittedView = createContext<AppView | null>(null);
 
 /**
- * Mirrors the app machine's view into React state, set inside `startTransition`. A selector on the actor
- * (`useSyncExternalStore`) renders every change synchronously: a navigation whose page and data were
- * prefetched commits in microtasks, and the whole new page rendered in one task before the browser could paint
- * anything. As a transition, React renders it in slices in later tasks, yielding to the browser in between;
- * the machine stays the one source, this is only when React draws it. Page arrival (focus, scroll,
+ * Mirrors the app machine's view into React state. A selector on the actor (`useSyncExternalStore`) renders
+ * every change synchronously, in the task that sent the event: a navigation whose page and data were prefetched
+ * commits in microtasks, and the whole new page rendered before the task could end. As state, React renders it
+ * in a task of its own right after, in one piece (a transition's 5 ms slices let other work and frames in
+ * between, and the new page came up two to three times later, over twice the frames). Inputs send their events
+ * after the frame they asked for (`afterInput`, src/platform/tasks.ts), so none of this is part of their task.
+ * The machine stays the one source; this is only when React draws it. Page arrival (focus, scroll,
  * announcement) waits for that drawing: `pageRendered` runs it once the latest view is in the DOM.
  */
 export function AppViewMirror({ children }: { readonly children: ReactNode }) {
@@ -80,7 +82,7 @@ export function AppViewMirror({ children }: { readonly children: ReactNode }) {
       }
       latest.current = next;
       rendering.current = true;
-      startTransition(() => setView(next));
+      setView(next);
     };
     // Subscribed before the actor starts (the provider starts it in its own effect, which runs after this one).
     return actor.subscribe(update).unsubscribe;
@@ -101,11 +103,25 @@ export function useAppView(): AppView {
   return useContext(CommittedView) as AppView;
 }
 
+/**
+ * `commands`, each sending its event after the input that called it (`afterInput`, src/platform/tasks.ts): the
+ * machine's step and the render it causes are no part of the input's task, whose frame (the pressed button,
+ * the checked radio) the browser paints first.
+ */
+function afterInputCommands<T extends object>(commands: T): T {
+  return Object.fromEntries(
+    Object.entries(commands).map(([name, command]: [string, (...args: unknown[]) => void]) => [
+      name,
+      (...args: unknown[]) => afterInput(() => command(...args)),
+    ]),
+  ) as T;
+}
+
 /** Everything a view needs from the session child, and its commands (machines/session.view.ts). */
 export function useSessionView(): SessionView & SessionCommands {
   const session = AppActor.useSelector((snapshot) => snapshot.children.session);
   const view = useSelector(session, sessionView, sameView);
-  return { ...view, ...sessionCommands(session) };
+  return { ...view, ...afterInputCommands(sessionCommands(session)) };
 }
 
 /** Everything the toast viewport needs from the toaster child, and its commands (machines/toaster.view.ts). */
@@ -119,5 +135,5 @@ export function useToasterView(): ToasterView & ToasterCommands {
 export function useColorModeView(): ColorModeView & ColorModeCommands {
   const colorMode = AppActor.useSelector((snapshot) => snapshot.children.colorMode);
   const view = useSelector(colorMode, colorModeView, sameView);
-  return { ...view, ...colorModeCommands(colorMode) };
+  return { ...view, ...afterInputCommands(colorModeCommands(colorMode)) };
 }

@@ -9,6 +9,7 @@ import {
   pageDataCache,
   prefetchPath,
 } from '../platform/prefetch';
+import { afterInput } from '../platform/tasks';
 import { AppActor, useSessionView } from './appActor';
 import { useAfterFirstPage } from './useAfterFirstPage';
 
@@ -104,9 +105,11 @@ export function usePrefetch(anchor: RefObject<HTMLAnchorElement | null>, to: str
     watcher.observe(element);
     return () => watcher.unobserve(element);
   }, [anchor, to, afterFirstPage, isCurrent, options]);
-  // The page on screen has its data already; a link to it prefetches nothing.
+  // The page on screen has its data already; a link to it prefetches nothing. After the input: a click that
+  // follows the pointer at once is handled (and painted) first, and finds this prefetch started before its own
+  // navigation.
   const onIntent = () => {
-    if (!isCurrent) prefetchPath(to, options('any'));
+    if (!isCurrent) afterInput(() => prefetchPath(to, options('any')));
   };
   return { onPointerEnter: onIntent, onFocus: onIntent, onTouchStart: onIntent };
 }
