@@ -4,6 +4,7 @@ import { readQuery } from '../../machines/routes';
 import { css } from '../../styled-system/css';
 import { alert, button } from '../../styled-system/recipes';
 import { forgetFormState, initialFormState, typedBeforeHydration } from '../platform/formState';
+import { afterInput } from '../platform/tasks';
 import { useSessionView } from '../ui/appActor';
 import { Field } from '../ui/Field';
 import { PageHeader } from '../ui/PageHeader';
@@ -48,7 +49,8 @@ function LoginPage({ location }: PageProps<undefined>) {
       document.getElementById(found.email ? 'login-email' : 'login-password')?.focus();
       return;
     }
-    signIn(email.trim(), password);
+    // After the frame the submit asked for: the session's step and render are no part of its task.
+    afterInput(() => signIn(email.trim(), password));
   }
 
   return (

@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { css } from '../../styled-system/css';
 import { button } from '../../styled-system/recipes';
+import { afterInput } from '../platform/tasks';
 import { useSessionView } from '../ui/appActor';
 import { CardSection } from '../ui/CardSection';
 import { LazyColorModeSwitch } from '../ui/ColorModeSwitch.lazy';
@@ -33,7 +34,8 @@ function ProfilePage() {
       return;
     }
     setError(null);
-    saveProfile(trimmed);
+    // After the frame the submit asked for: the session's step and render are no part of its task.
+    afterInput(() => saveProfile(trimmed));
   }
 
   return (

@@ -17,11 +17,10 @@ function defer(task: () => void, priority: 'background' | 'user-visible'): void 
     return;
   }
   pending.push(task);
+  // Already run by an earlier task: found nowhere, it runs nothing (`splice(0, 0)`).
   scheduler.postTask(
     () => {
-      const at = pending.indexOf(task);
-      if (at === -1) return;
-      for (const run of pending.splice(0, at + 1)) run();
+      for (const run of pending.splice(0, pending.indexOf(task) + 1)) run();
     },
     { priority },
   );
@@ -34,15 +33,11 @@ function defer(task: () => void, priority: 'background' | 'user-visible'): void 
  * `scheduler.postTask`, unlike a timer or `requestAnimationFrame`, is not held back by a paused page clock
  * (Playwright's `page.clock`). Without it (Safari) `task` runs at once, as it did before.
  */
-export function afterInput(task: () => void): void {
-  defer(task, 'user-visible');
-}
+export const afterInput = (task: () => void): void => defer(task, 'user-visible');
 
 /**
  * Runs `task` in a later task of low priority, so that the browser can paint what is pending first:
  * `scheduler.postTask` at background priority yields to rendering in Chromium even when no input asked for a
  * frame (a back/forward step, the colour switch's new colours). Without it (Safari) `task` runs at once.
  */
-export function afterPaint(task: () => void): void {
-  defer(task, 'background');
-}
+export const afterPaint = (task: () => void): void => defer(task, 'background');

@@ -1,5 +1,6 @@
 import { SegmentGroup } from '@ark-ui/react/segment-group';
 import { css, cx } from '../../styled-system/css';
+import { afterInput } from '../platform/tasks';
 import { useColorModeView } from './appActor';
 import { item, options, root } from './colorModeSwitch.parts';
 import { Icon } from './Icon';
@@ -28,7 +29,8 @@ export function ColorModeSwitch({ compact = false }: ColorModeSwitchProps) {
         value={preference}
         disabled={disabled}
         {...rootAttributes}
-        onValueChange={({ value }) => choose(value)}
+        // After the frame the click asked for: the colour-mode step and the new colours are no part of its task.
+        onValueChange={({ value }) => afterInput(() => choose(value))}
       >
         <SegmentGroup.Label className={visuallyHidden}>Color mode</SegmentGroup.Label>
         {options.map((option) => {

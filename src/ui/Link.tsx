@@ -3,7 +3,12 @@ import { afterInput } from '../platform/tasks';
 import { AppActor, useAppView } from './appActor';
 import { usePrefetch } from './usePrefetch';
 
-export interface LinkProps extends Omit<AnchorHTMLAttributes<HTMLAnchorElement>, 'href'> {
+/** The link's own: its address, and the pointer-enter, focus and touch-start that prefetch its page. */
+export interface LinkProps
+  extends Omit<
+    AnchorHTMLAttributes<HTMLAnchorElement>,
+    'href' | 'onPointerEnter' | 'onFocus' | 'onTouchStart'
+  > {
   /** An app path such as `/campaign/3`. */
   readonly to: string;
   readonly replace?: boolean;
@@ -18,20 +23,11 @@ function isPlainLeftClick(event: MouseEvent<HTMLAnchorElement>): boolean {
  * clicks (new tab, new window, download) stay with the browser. Its target's code is prefetched when it is
  * on screen and the browser is idle, its data when someone points at, focuses or touches it (./usePrefetch.ts).
  */
-export function Link({
-  to,
-  replace,
-  onClick,
-  target,
-  onPointerEnter,
-  onFocus,
-  onTouchStart,
-  ...rest
-}: LinkProps) {
+export function Link({ to, replace, onClick, target, ...rest }: LinkProps) {
   const app = AppActor.useActorRef();
   const isCurrent = useAppView().current?.location.pathname === to.split(/[?#]/)[0];
   const anchor = useRef<HTMLAnchorElement>(null);
-  const prefetch = usePrefetch(anchor, to, isCurrent);
+  const prefetchPage = usePrefetch(anchor, to, isCurrent);
   return (
     <a
       {...rest}
@@ -39,25 +35,16 @@ export function Link({
       href={to}
       target={target}
       aria-current={isCurrent ? 'page' : undefined}
-      onPointerEnter={(event) => {
-        onPointerEnter?.(event);
-        prefetch.onPointerEnter();
-      }}
-      onFocus={(event) => {
-        onFocus?.(event);
-        prefetch.onFocus();
-      }}
-      onTouchStart={(event) => {
-        onTouchStart?.(event);
-        prefetch.onTouchStart();
-      }}
+      onPointerEnter={prefetchPage}
+      onFocus={prefetchPage}
+      onTouchStart={prefetchPage}
       onClick={(event) => {
         onClick?.(event);
         if (event.defaultPrevented || !isPlainLeftClick(event) || (target && target !== '_self')) return;
         event.preventDefault();
         // After the frame the click asked for (the pressed link, its focus ring): the machine's step and the
         // page's render are no part of the click's own task, which then ends at once.
-        afterInput(() => app.send({ type: 'nav.go', to, ...(replace ? { replace } : {}) }));
+        afterInput(() => app.send({ type: 'nav.go', to, replace }));
       }}
     />
   );

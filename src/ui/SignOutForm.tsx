@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { afterInput } from '../platform/tasks';
 import { useSessionView } from './appActor';
 
 export interface SignOutFormProps {
@@ -19,7 +20,8 @@ export function SignOutForm({ className, children }: SignOutFormProps) {
       action="/logout"
       onSubmit={(event) => {
         event.preventDefault();
-        signOut();
+        // After the frame the click asked for: the session's step and render are no part of its task.
+        afterInput(signOut);
       }}
     >
       <button type="submit" className={className} disabled={signingOut}>

@@ -30,7 +30,6 @@ import {
   toasterView,
 } from '../../machines/toaster.view';
 import { pageRendered } from '../platform/arrival';
-import { afterInput } from '../platform/tasks';
 
 /** The root actor, provided once by `src/main.tsx` with the browser's implementations. */
 export const AppActor = createActorContext(appMachine);
@@ -103,25 +102,11 @@ export function useAppView(): AppView {
   return useContext(CommittedView) as AppView;
 }
 
-/**
- * `commands`, each sending its event after the input that called it (`afterInput`, src/platform/tasks.ts): the
- * machine's step and the render it causes are no part of the input's task, whose frame (the pressed button,
- * the checked radio) the browser paints first.
- */
-function afterInputCommands<T extends object>(commands: T): T {
-  return Object.fromEntries(
-    Object.entries(commands).map(([name, command]: [string, (...args: unknown[]) => void]) => [
-      name,
-      (...args: unknown[]) => afterInput(() => command(...args)),
-    ]),
-  ) as T;
-}
-
 /** Everything a view needs from the session child, and its commands (machines/session.view.ts). */
 export function useSessionView(): SessionView & SessionCommands {
   const session = AppActor.useSelector((snapshot) => snapshot.children.session);
   const view = useSelector(session, sessionView, sameView);
-  return { ...view, ...afterInputCommands(sessionCommands(session)) };
+  return { ...view, ...sessionCommands(session) };
 }
 
 /** Everything the toast viewport needs from the toaster child, and its commands (machines/toaster.view.ts). */
@@ -135,5 +120,5 @@ export function useToasterView(): ToasterView & ToasterCommands {
 export function useColorModeView(): ColorModeView & ColorModeCommands {
   const colorMode = AppActor.useSelector((snapshot) => snapshot.children.colorMode);
   const view = useSelector(colorMode, colorModeView, sameView);
-  return { ...view, ...afterInputCommands(colorModeCommands(colorMode)) };
+  return { ...view, ...colorModeCommands(colorMode) };
 }

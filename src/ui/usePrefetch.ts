@@ -77,7 +77,7 @@ function manifestOf(app: AppRef): ManifestSource {
 /**
  * Prefetching for one link: its page's code (and, with `config.prefetch.viewportData`, a prerendered page's
  * payload) when it scrolls into view, in idle time only; its page's data (payload or API) on pointer-enter,
- * focus or touch-start. Returns the event handlers to spread on the anchor.
+ * focus or touch-start, which call the function it returns.
  */
 export function usePrefetch(anchor: RefObject<HTMLAnchorElement | null>, to: string, isCurrent: boolean) {
   const { user, signedIn } = useSessionView();
@@ -111,5 +111,5 @@ export function usePrefetch(anchor: RefObject<HTMLAnchorElement | null>, to: str
   const onIntent = () => {
     if (!isCurrent) afterInput(() => prefetchPath(to, options('any')));
   };
-  return { onPointerEnter: onIntent, onFocus: onIntent, onTouchStart: onIntent };
+  return onIntent;
 }
