@@ -46,7 +46,8 @@ const keepText = (value: string) => value;
  * ever reset or recreated to get past one.
  */
 export async function openDatabase(config: DatabaseConfig): Promise<OpenDatabase> {
-  const opened = config.kind === 'pglite' ? await openPglite(config.dir, config.from) : await openPostgres(config);
+  const opened =
+    config.kind === 'pglite' ? await openPglite(config.dir, config.from) : await openPostgres(config);
   try {
     await migrateToLatest(opened.db);
   } catch (error) {

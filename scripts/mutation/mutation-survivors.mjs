@@ -17,7 +17,11 @@ import { dirname, join } from 'node:path';
 
 export const REPORT = 'reports/mutation/mutation.json';
 /** Stryker's runs: machines/ (stryker.config.mjs), the adapters (stryker.adapters.config.mjs), the API (stryker.api.config.mjs). */
-export const REPORTS = [REPORT, 'reports/mutation-adapters/mutation.json', 'reports/mutation-api/mutation.json'];
+export const REPORTS = [
+  REPORT,
+  'reports/mutation-adapters/mutation.json',
+  'reports/mutation-api/mutation.json',
+];
 export const REASONS_DIR = 'mutation-survivors';
 export const SURVIVORS_PAGE = 'docs/mutation-survivors.md';
 

@@ -111,7 +111,8 @@ function migratedDump(): Promise<Blob> {
 let shared: Promise<OpenDatabase> | undefined;
 
 async function openEmbedded(): Promise<OpenDatabase> {
-  if (!process.env.API_TEST_SHARED_DATABASE) return openDatabase({ kind: 'pglite', from: await migratedDump() });
+  if (!process.env.API_TEST_SHARED_DATABASE)
+    return openDatabase({ kind: 'pglite', from: await migratedDump() });
   shared ??= migratedDump().then((from) => openDatabase({ kind: 'pglite', from }));
   const database = await shared;
   await resetDatabase(database);
