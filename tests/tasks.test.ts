@@ -3,8 +3,18 @@
 // freeze in a later task of low priority, where the browser can post one (scheduler.postTask, Chromium), so what
 // the input asked for is painted first; elsewhere (Safari) the task runs at once, as it did before. Deferred tasks
 // keep their order across priorities. The scheduler is a fake that holds the tasks it is given.
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { afterInput, afterPaint } from '../src/platform/tasks';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
+type Tasks = typeof import('../src/platform/tasks');
+let afterInput: Tasks['afterInput'];
+let afterPaint: Tasks['afterPaint'];
+
+// A fresh copy per test: no deferred task is left over from the last one, and the helpers (constants made while the
+// module loads) are made inside the test, where Stryker credits their code to it.
+beforeEach(async () => {
+  vi.resetModules();
+  ({ afterInput, afterPaint } = await import('../src/platform/tasks'));
+});
 
 afterEach(() => {
   vi.unstubAllGlobals();
