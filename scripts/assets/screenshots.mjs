@@ -40,7 +40,9 @@ for (const scheme of (process.env.SCHEMES ?? 'light,dark').split(',')) {
       if (signedIn === undefined) await context.clearCookies();
       else await signIn(page);
       await page.goto(base + path);
-      await page.waitForLoadState('networkidle');
+      // Not 'networkidle': an error page's report is a keepalive fetch, whose end Playwright never sees.
+      await page.locator('h1:visible').first().waitFor();
+      await page.waitForTimeout(1500);
       await page.screenshot({ path: `${out}/${name}-${scheme}-${width}.png`, fullPage: true });
     }
     await context.close();
