@@ -97,7 +97,11 @@ export function renderDocument(shell: string, parts: DocumentParts, base = '/'):
         `<link rel="modulepreload" ${LOW_PRIORITY} crossorigin href="${escapeHtml(`${base}${file}`)}">`,
     )
     .join('');
-  out = replaceOnce(out, /<\/head>/, `${hints}${links}</head>`, '</head>');
+  // No frame before the whole page is parsed: a slow CPU's parser yields mid-page, and a page painted in pieces
+  // grows as the rest arrives (the header's controls moved: a layout shift on every slow load). The payload
+  // block follows `#root`, so it is parsed once the page is; browsers without `rel=expect` ignore the link.
+  const wholePage = `<link rel="expect" href="#${INLINE_PAYLOAD_ID}" blocking="render">`;
+  out = replaceOnce(out, /<\/head>/, `${hints}${links}${wholePage}</head>`, '</head>');
   if (parts.colorMode !== undefined)
     out = replaceOnce(out, /<html\b/, `<html data-color-mode="${parts.colorMode}"`, '<html>');
   // The payload block is data, never run: `type="application/json"`, with `<` escaped inside.

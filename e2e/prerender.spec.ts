@@ -169,6 +169,27 @@ test.describe('hydration', () => {
     });
   }
 
+  test('a slow CPU paints no page half parsed: the first frame already holds the whole page', async ({
+    page,
+  }) => {
+    // At 6x CPU slowdown the parser yields mid-page, and Chromium used to paint what it had: a header without
+    // its colour-mode control, then the control pushing the links left (a layout shift on every slow load).
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 6 });
+    await page.addInitScript(() => {
+      requestAnimationFrame(() => {
+        (window as unknown as { __firstFrameWhole: boolean }).__firstFrameWhole =
+          document.getElementById('__CAMPAIGN_PAYLOAD__') !== null;
+      });
+    });
+    for (const path of ['/campaign/components/info', '/', '/campaign/components/info']) {
+      await page.goto(path);
+      await expect
+        .poll(() => page.evaluate(() => (window as unknown as { __firstFrameWhole?: boolean }).__firstFrameWhole))
+        .toBe(true);
+    }
+  });
+
   test('the hydrated page is the app: a link navigates in place, with the focus on the new heading', async ({
     page,
   }) => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { htmlFileOf, renderDocument } from '../build/prerenderPages';
-import { isPrerendered, parsePayload, payloadUrl, serializeInlinePayload } from '../machines/payload';
+import { INLINE_PAYLOAD_ID, isPrerendered, parsePayload, payloadUrl, serializeInlinePayload } from '../machines/payload';
 import { prerenderPaths, routeRules } from '../machines/routeRules';
 
 const expected = { buildId: 'b1', path: '/campaign/1' };
@@ -98,7 +98,7 @@ describe('the prerendered document', () => {
     expect(html).toContain('<title>A &#38; B &#60;&#60;/script&#62;');
     expect(html).toContain('<meta name="description" content="&#34;quoted&#34; &#60;/script&#62;');
     expect(html).toContain(
-      '<link rel="preload" as="image" href="/hero.webp"/><link rel="modulepreload" fetchpriority="low" crossorigin href="/assets/campaign-abc.js"></head>',
+      '<link rel="preload" as="image" href="/hero.webp"/><link rel="modulepreload" fetchpriority="low" crossorigin href="/assets/campaign-abc.js">',
     );
   });
 
@@ -108,6 +108,16 @@ describe('the prerendered document', () => {
     expect(html.match(/<script/g)).toHaveLength(2);
     expect(JSON.parse(block?.[1] ?? '')).toEqual(parts.payload);
     expect(serializeInlinePayload(parts.payload)).not.toMatch(/[<>&\u2028]/);
+  });
+
+  it('holds its first paint until the whole page is parsed, so a slow parser never paints a page in pieces', () => {
+    // A page painted while half parsed grows as the rest arrives: on a slow CPU the header's controls moved
+    // (a layout shift on every load). The payload block follows `#root`, so it is parsed once the page is.
+    const expectLink = `<link rel="expect" href="#${INLINE_PAYLOAD_ID}" blocking="render">`;
+    expect(html.indexOf(expectLink)).toBeGreaterThan(-1);
+    expect(html.indexOf(expectLink)).toBeLessThan(html.indexOf('</head>'));
+    expect(html.indexOf(`id="${INLINE_PAYLOAD_ID}"`)).toBeGreaterThan(html.indexOf('<div id="root">'));
+    expect(html.match(/rel="expect"/g)).toHaveLength(1);
   });
 
   it('writes the mode a page forces on <html>, and nothing for a page that forces none', () => {
