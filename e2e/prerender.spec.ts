@@ -185,7 +185,9 @@ test.describe('hydration', () => {
     for (const path of ['/campaign/components/info', '/', '/campaign/components/info']) {
       await page.goto(path);
       await expect
-        .poll(() => page.evaluate(() => (window as unknown as { __firstFrameWhole?: boolean }).__firstFrameWhole))
+        .poll(() =>
+          page.evaluate(() => (window as unknown as { __firstFrameWhole?: boolean }).__firstFrameWhole),
+        )
         .toBe(true);
     }
   });

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { htmlFileOf, renderDocument } from '../build/prerenderPages';
-import { INLINE_PAYLOAD_ID, isPrerendered, parsePayload, payloadUrl, serializeInlinePayload } from '../machines/payload';
+import {
+  INLINE_PAYLOAD_ID,
+  isPrerendered,
+  parsePayload,
+  payloadUrl,
+  serializeInlinePayload,
+} from '../machines/payload';
 import { prerenderPaths, routeRules } from '../machines/routeRules';
 
 const expected = { buildId: 'b1', path: '/campaign/1' };
