@@ -129,6 +129,7 @@ beforeEach(() => {
 afterEach(async () => {
   vi.useRealTimers();
   vi.unstubAllGlobals();
+  await settleMocks();
   vi.doUnmock('../src/platform/reporter');
   vi.doMock('../src/platform/vitals', () => ({ startVitals: mocks.startVitals }));
   // Vitest applies queued mocks at the next import, all at once and in no fixed order: left queued, this one
@@ -136,8 +137,18 @@ afterEach(async () => {
   await import('../src/platform/vitals');
 });
 
+/**
+ * Waits until no import is being resolved. Vitest empties its queue of `vi.doMock`s when a resolution in
+ * flight ends, including the mocks queued meanwhile, which are then never applied: a test's failing chunk
+ * loaded fine (CI, under load, after a test whose import was still resolving).
+ */
+async function settleMocks() {
+  await vi.dynamicImportSettled();
+}
+
 /** A chunk that fails to load: its dynamic import rejects, until the next attempt (the module is not cached). */
-function failToLoadOnce(path: '../src/platform/reporter' | '../src/platform/vitals') {
+async function failToLoadOnce(path: '../src/platform/reporter' | '../src/platform/vitals') {
+  await settleMocks();
   vi.doMock(path, () => {
     vi.doUnmock(path);
     throw new Error('Failed to fetch dynamically imported module');
@@ -299,7 +310,7 @@ describe('error reports', () => {
 
   it('tries loading the reporter again for the next report when its chunk failed', async () => {
     const target = new EventTarget();
-    failToLoadOnce('../src/platform/reporter');
+    await failToLoadOnce('../src/platform/reporter');
     await record({ target: target as Window });
     target.dispatchEvent(Object.assign(new Event('error'), { error: new Error('First') }));
     await vi.dynamicImportSettled();
@@ -374,7 +385,7 @@ describe('web vitals', () => {
 
   it('costs only this sample when the collector fails to load', async () => {
     vi.mocked(Math.random).mockReturnValue(0);
-    failToLoadOnce('../src/platform/vitals');
+    await failToLoadOnce('../src/platform/vitals');
     const { start } = await record();
     showError(start(), errorOf('Boom'));
     mocks.idle[0]?.();
