@@ -86,6 +86,42 @@ test.describe('colour mode', () => {
     await expectMode(page, 'dark');
   });
 
+  test('the keyboard alone: Tab reaches the checked mode, arrows choose, with a visible focus ring', async ({
+    page,
+  }) => {
+    await page.emulateMedia({ colorScheme: 'light' });
+    await openPage(page, '/', LANDING_TITLE);
+    const group = control(header(page));
+    await expect(group.getByRole('radio', { name: 'Dark' })).toBeEnabled();
+    // One Tab stop for the group, on the checked radio ("System" by default), whatever comes before it.
+    for (let presses = 0; presses < 10; presses += 1) {
+      if (
+        await group
+          .getByRole('radio', { name: 'System' })
+          .evaluate((radio) => radio === document.activeElement)
+      )
+        break;
+      await page.keyboard.press('Tab');
+    }
+    const system = group.getByRole('radio', { name: 'System' });
+    await expect(system).toBeFocused();
+    const ring = await group
+      .locator('label', { hasText: 'System' })
+      .evaluate((label) => getComputedStyle(label).outlineStyle);
+    expect(ring).toBe('solid');
+    await page.keyboard.press('ArrowLeft');
+    await expect(group.getByRole('radio', { name: 'Dark' })).toBeFocused();
+    await expect(group.getByRole('radio', { name: 'Dark' })).toBeChecked();
+    await expectMode(page, 'dark');
+    expect(await stored(page)).toBe('dark');
+    await page.keyboard.press('ArrowLeft');
+    await expect(group.getByRole('radio', { name: 'Light' })).toBeChecked();
+    await expectMode(page, 'light');
+    // The group is one Tab stop: the next Tab leaves it.
+    await page.keyboard.press('Tab');
+    expect(await group.evaluate((root) => root.contains(document.activeElement))).toBe(false);
+  });
+
   test('the gallery paints dark on a cold load and gives the preference back on leaving', async ({
     page,
   }) => {

@@ -10,8 +10,8 @@ import { useAfterFirstPage } from './useAfterFirstPage';
 import { useLazyModule } from './useLazyModule';
 
 /**
- * The colour-mode control without Ark UI's segment group in the first load: the layout or page paints a
- * stand-in of the same size, and the real control (./ColorModeSwitch.tsx, with its tooltips) replaces it
+ * The colour-mode control with its tooltips out of the first load: the layout or page paints a stand-in of the
+ * same markup, disabled, and the real control (./ColorModeSwitch.tsx, with its tooltips) replaces it
  * once its chunk has arrived (fetched after the first page is on screen, so the page's own chunk and data
  * come first) and the stored preference has been read. Until then the stand-in says what it is and that it
  * cannot be used yet: a disabled radio group, for the eye and for assistive technology alike (with
@@ -44,8 +44,6 @@ export const LazyColorModeSwitch = memo(function LazyColorModeSwitch({
           >
             <Icon name={icon} size={16} />
             <span className={compact ? visuallyHidden : undefined}>{label}</span>
-            {/* Where the real item has its (empty) control: the same flex gaps, so the same width. */}
-            <span />
             <input type="radio" checked={value === preference} disabled className={visuallyHidden} />
           </label>
         ))}

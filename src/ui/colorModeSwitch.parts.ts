@@ -36,6 +36,6 @@ export const item = css({
   cursor: 'pointer',
   _hover: { color: 'fg.highlighted' },
   '&[data-state=checked]': { color: 'fg.highlighted', bg: 'bg', boxShadow: 'xs' },
-  '&[data-focus-visible]': { outline: '2px solid', outlineColor: 'primary.focus', outlineOffset: '1px' },
+  '&:has(input:focus-visible)': { outline: '2px solid', outlineColor: 'primary.focus', outlineOffset: '1px' },
   '&[data-disabled]': { cursor: 'not-allowed', _hover: { color: 'fg.muted' } },
 });
