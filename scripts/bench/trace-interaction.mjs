@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from '@playwright/test';
 import { findChromium } from '../ci/find-chromium.mjs';
-import { instrumentInteractions, waitFor } from './shared.mjs';
+import { instrumentInteractions, pointAt, press, waitFor } from './shared.mjs';
 
 const mode = process.argv[2] ?? 'hover';
 const rate = Number(process.argv[3] ?? 4);
@@ -43,7 +43,7 @@ try {
   await page.locator('h1:visible').first().waitFor();
   await page.waitForTimeout(mode === 'hydrate' ? 4000 : 1500);
   if (mode === 'hover' || mode === 'back') {
-    await page.locator(LINK).first().hover();
+    await pointAt(page, page.locator(LINK).first());
     await page.waitForTimeout(150);
   }
   if (mode === 'back') {
@@ -60,23 +60,28 @@ try {
   }
   if (mode !== 'hydrate') await browser.startTracing(page, { categories });
   await page.evaluate(() => performance.mark('act'));
-  if (mode === 'hover' || mode === 'cold') await page.locator(LINK).first().click();
+  if (mode === 'hover' || mode === 'cold')
+    await press(page, page.locator(LINK).first(), { move: mode === 'cold' });
   if (mode === 'back') await page.goBack();
   if (mode === 'dark')
-    await page
-      .getByRole('banner')
-      .getByRole('radiogroup', { name: 'Color mode' })
-      .locator('label', { hasText: 'Dark' })
-      .click();
-  if (mode === 'toast') await page.getByRole('button', { name: 'Show toast', exact: true }).click();
+    await press(
+      page,
+      page
+        .getByRole('banner')
+        .getByRole('radiogroup', { name: 'Color mode' })
+        .locator('label', { hasText: 'Dark' }),
+    );
+  if (mode === 'toast') await press(page, page.getByRole('button', { name: 'Show toast', exact: true }));
   if (mode === 'close')
-    await page
-      .getByRole('region', { name: 'Notifications (F8)' })
-      .getByRole('listitem')
-      .first()
-      .getByRole('button', { name: 'Close' })
-      .click();
-  if (mode === 'login') await page.getByRole('button', { name: 'Sign in' }).click();
+    await press(
+      page,
+      page
+        .getByRole('region', { name: 'Notifications (F8)' })
+        .getByRole('listitem')
+        .first()
+        .getByRole('button', { name: 'Close' }),
+    );
+  if (mode === 'login') await press(page, page.getByRole('button', { name: 'Sign in' }));
   await page.waitForTimeout(1500);
   const events = await page.evaluate(() => {
     const act = performance.getEntriesByName('act')[0].startTime;
