@@ -44,7 +44,8 @@ function LoginPage({ location }: PageProps<undefined>) {
     event.preventDefault();
     setPostedError(null);
     const found = validate(email, password);
-    setErrors(found);
+    // Only when they change: a state update in the submit's task renders the page before the frame it asked for.
+    if (found.email !== errors.email || found.password !== errors.password) setErrors(found);
     if (found.email || found.password) {
       document.getElementById(found.email ? 'login-email' : 'login-password')?.focus();
       return;
