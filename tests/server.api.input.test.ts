@@ -253,6 +253,56 @@ describe.each(backends())('bad input on %s', (kind) => {
       expect((await api.request({ url: '/api/session', cookie })).json().user).toBeNull();
     });
 
+    it('takes JSON whatever the case and spacing of its media type', async () => {
+      const res = await api.request({
+        method: 'POST',
+        url: '/api/session',
+        headers: { 'content-type': 'Application/JSON ; charset=utf-8' },
+        payload: JSON.stringify({ email: 'demo@example.com', password: 'demo-password' }),
+      });
+      expect(res.statusCode).toBe(200);
+    });
+
+    it('refuses a chunked body on DELETE /api/session when it is not JSON', async () => {
+      const res = await api.request({
+        method: 'DELETE',
+        url: '/api/session',
+        cookie,
+        headers: { 'transfer-encoding': 'chunked' },
+        payload: 'bye',
+      });
+      await expectRefused(res, 415, 'Send the request body as JSON (Content-Type: application/json).');
+      expect((await api.request({ url: '/api/session', cookie })).json().user).not.toBeNull();
+    });
+
+    it('refuses a body with a Content-Length that does not match it as not JSON (415)', async () => {
+      const res = await api.request({
+        method: 'PATCH',
+        url: '/api/profile',
+        cookie,
+        headers: { 'content-type': 'application/json', 'content-length': '3' },
+        payload: JSON.stringify({ displayName: 'Dee' }),
+      });
+      await expectRefused(res, 415, 'Send the request body as JSON (Content-Type: application/json).');
+    });
+
+    it('parses a body sent with OPTIONS as JSON only, then answers 405', async () => {
+      const text = await api.request({
+        method: 'OPTIONS',
+        url: '/api/session',
+        headers: { 'content-type': 'text/plain' },
+        payload: 'x',
+      });
+      await expectRefused(text, 415, 'Send the request body as JSON (Content-Type: application/json).');
+      const broken = await api.request({
+        method: 'OPTIONS',
+        url: '/api/session',
+        headers: { 'content-type': 'application/json' },
+        payload: '{',
+      });
+      await expectRefused(broken, 400, 'The request body must be valid JSON.');
+    });
+
     it('refuses a body on DELETE /api/session when it is not JSON', async () => {
       const res = await api.request({
         method: 'DELETE',

@@ -81,6 +81,7 @@ describe.each(backends())('reports on %s', (kind) => {
       routeName: 'campaign',
       path: '/campaign/1',
       errorName: 'ApiError',
+      errorMessage: 'The demo API failed unexpectedly.',
       errorStatus: 500,
     });
     expect(row.body).toEqual(sampleReport());
@@ -128,6 +129,8 @@ describe.each(backends())('reports on %s', (kind) => {
       '"error.status" must be of type integer,null.',
     ],
     ['an unknown kind', { kind: 'crash' }, '"kind" is not valid.'],
+    ['an empty build id', { buildId: '' }, '"buildId" must not be empty.'],
+    ['a number for the build id', { buildId: 5 }, '"buildId" must be text.'],
     [
       'a path with a query string',
       { route: { name: 'signIn', path: '/sign-in?token=secret' } },
@@ -249,6 +252,10 @@ describe.each(backends())('reports on %s', (kind) => {
     const { id } = (await post(api, sampleReport())).json() as { id: string };
     const anonymous = await api.request({ method: 'GET', url: '/api/reports' });
     expect(anonymous.statusCode).toBe(401);
+    expect(anonymous.headers['www-authenticate']).toBe('Bearer');
+    expect(anonymous.json()).toEqual({
+      message: 'Reading reports needs the server’s REPORTS_TOKEN as a bearer token.',
+    });
     const wrong = await api.request({
       method: 'GET',
       url: '/api/reports',
@@ -263,6 +270,28 @@ describe.each(backends())('reports on %s', (kind) => {
     expect(res.statusCode).toBe(200);
     const { reports } = res.json() as { reports: StoredReport[] };
     expect(reports).toEqual([{ ...sampleReport(), id, receivedAt: new Date(now).toISOString() }]);
+
+    // Without an id: every report, the newest first; the scheme's name in any case.
+    now += 1000;
+    const second = (await post(api, sampleReport({ buildId: 'build-2' }))).json() as { id: string };
+    const all = await api.request({
+      method: 'GET',
+      url: '/api/reports',
+      headers: { authorization: 'bearer  a-long-read-token' },
+    });
+    expect(all.statusCode).toBe(200);
+    expect((all.json() as { reports: StoredReport[] }).reports.map((report) => report.id)).toEqual([
+      second.id,
+      id,
+    ]);
+    const limited = await api.request({
+      method: 'GET',
+      url: '/api/reports?limit=1',
+      headers: { authorization: 'Bearer a-long-read-token' },
+    });
+    expect((limited.json() as { reports: StoredReport[] }).reports.map((report) => report.id)).toEqual([
+      second.id,
+    ]);
   });
 });
 
@@ -279,6 +308,11 @@ describe('report settings', () => {
     expect(
       readApiConfig({ REPORTS_MAX_COUNT: '50', REPORTS_MAX_AGE_DAYS: '2', REPORTS_TOKEN: ' t0k ' }).reports,
     ).toMatchObject({ maxCount: 50, maxAgeDays: 2, readToken: 't0k' });
+    expect(readApiConfig({ REPORTS_PER_ADDRESS: '5', REPORTS_WINDOW_SECONDS: '120' }).reports).toMatchObject({
+      perAddress: 5,
+      windowSeconds: 120,
+    });
+    expect(readApiConfig({ REPORTS_TOKEN: '   ' }).reports.readToken).toBeNull();
     expect(() => readApiConfig({ REPORTS_MAX_COUNT: 'lots' })).toThrow(
       'REPORTS_MAX_COUNT="lots" is not valid: expected a whole number of at least 1.',
     );

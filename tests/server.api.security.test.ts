@@ -1,10 +1,13 @@
 // @vitest-environment node
 // Sign-in hardening: password hashing and its upgrade, session rotation, expiry, caps and pruning,
 // sign-in rate limits, and the same-origin and JSON-only rules for state-changing requests.
+import { createHash, randomBytes, scryptSync } from 'node:crypto';
 import { hash } from '@node-rs/argon2';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createAccounts } from '../api/accounts';
 import { testApiConfig } from '../api/config';
 import { OWASP_ARGON2ID, Passwords } from '../api/passwords';
+import { TooManyAttempts } from '../api/signInLimits';
 import { type ApiClient, apiClient, backends, resetDatabase, useTestDatabase } from './support/apiHarness';
 
 const MINUTE = 60_000;
@@ -84,8 +87,44 @@ describe.each(backends())('sign-in hardening on %s', (kind) => {
     it('never matches a malformed stored hash', async () => {
       const passwords = new Passwords();
       for (const stored of ['', 'scrypt$', 'scrypt$zz$', '$argon2id$nonsense', 'plain-text-password']) {
-        expect((await passwords.check('plain-text-password', stored)).ok, stored).toBe(false);
+        // A legacy hash always asks for an upgrade; that only matters once it has matched.
+        expect(await passwords.check('plain-text-password', stored), stored).toEqual({
+          ok: false,
+          needsRehash: stored.startsWith('scrypt$'),
+        });
       }
+      // No account: the decoy hash is checked, and even its own password matches nothing.
+      expect(await passwords.check('decoy password that never matches', undefined)).toEqual({
+        ok: false,
+        needsRehash: false,
+      });
+    });
+
+    it('checks a legacy scrypt hash of exactly three parts, and always asks for a rehash', async () => {
+      const passwords = new Passwords();
+      const salt = randomBytes(16).toString('hex');
+      const key = scryptSync('l\u00e9gacy', Buffer.from(salt, 'hex'), 64).toString('hex');
+      const stored = `scrypt$${salt}$${key}`;
+      // The password is compared in NFC: a decomposed é matches the composed one it was stored as.
+      expect(await passwords.check('le\u0301gacy', stored)).toEqual({ ok: true, needsRehash: true });
+      expect(await passwords.check('legacy', stored)).toEqual({ ok: false, needsRehash: true });
+      expect((await passwords.check('l\u00e9gacy', `${stored}$extra`)).ok).toBe(false);
+    });
+
+    it.each([
+      ['another argon2 variant (argon2i)', { algorithm: 1 }, OWASP_ARGON2ID, true],
+      ['less memory than configured', {}, { ...OWASP_ARGON2ID, memoryCost: 19457 }, true],
+      ['another parallelism (fewer lanes)', {}, { ...OWASP_ARGON2ID, parallelism: 2 }, true],
+      ['another parallelism (more lanes)', { parallelism: 2 }, OWASP_ARGON2ID, true],
+      ['exactly the configured parameters', {}, OWASP_ARGON2ID, false],
+      ['more memory and passes than configured', { memoryCost: 19457, timeCost: 3 }, OWASP_ARGON2ID, false],
+    ])('asks for a rehash of an argon2 hash with %s', async (_name, made, configured, rehash) => {
+      const stored = await hash('pw', { ...OWASP_ARGON2ID, algorithm: 2, ...made });
+      expect(await new Passwords(configured).check('pw', stored)).toEqual({ ok: true, needsRehash: rehash });
+      expect(await new Passwords(configured).check('wrong', stored)).toEqual({
+        ok: false,
+        needsRehash: false,
+      });
     });
 
     it('hashes off the event loop: timers keep running while several hashes are computed', async () => {
@@ -121,6 +160,18 @@ describe.each(backends())('sign-in hardening on %s', (kind) => {
       expect(await sessionCount()).toBe(1);
     });
 
+    it("gives a session's user as stored, with nothing of the session mixed in", async () => {
+      const api = await open();
+      const token = (await api.signIn()).split('=')[1];
+      const accounts = createAccounts({ db: database().db, config: testApiConfig(), now: () => now });
+      const stored = await database()
+        .db.selectFrom('users')
+        .selectAll()
+        .where('id', '=', 'u1')
+        .executeTakeFirstOrThrow();
+      expect(await accounts.sessions.user(token)).toEqual(stored);
+    });
+
     it('stores only a digest of the session id', async () => {
       const api = await open();
       const token = (await api.signIn()).split('=')[1] ?? '';
@@ -140,6 +191,26 @@ describe.each(backends())('sign-in hardening on %s', (kind) => {
       now += 30 * MINUTE;
       expect((await api.request({ url: '/api/session', cookie })).json()).toEqual({ user: null });
       expect((await api.request({ url: '/api/profile', cookie })).statusCode).toBe(401);
+    });
+
+    it('writes last_seen_at once a minute at most, and each write moves the idle limit', async () => {
+      const api = await open();
+      const cookie = await api.signIn();
+      const signedInAt = now;
+      const lastSeen = async () =>
+        (
+          await database().db.selectFrom('sessions').select('lastSeenAt').executeTakeFirstOrThrow()
+        ).lastSeenAt.getTime();
+      expect(await lastSeen()).toBe(signedInAt);
+      now = signedInAt + MINUTE - 1;
+      expect((await api.request({ url: '/api/session', cookie })).json().user).not.toBeNull();
+      expect(await lastSeen()).toBe(signedInAt);
+      now = signedInAt + MINUTE;
+      expect((await api.request({ url: '/api/session', cookie })).json().user).not.toBeNull();
+      expect(await lastSeen()).toBe(signedInAt + MINUTE);
+      // 30 minutes after sign-in but not after the last write: still signed in.
+      now = signedInAt + 30 * MINUTE + 30_000;
+      expect((await api.request({ url: '/api/session', cookie })).json().user).not.toBeNull();
     });
 
     it('expires 12 hours after sign-in however active', async () => {
@@ -248,6 +319,71 @@ describe.each(backends())('sign-in hardening on %s', (kind) => {
       expect((await attempt(api, 'sam@example.com', 'sam-password', '203.0.113.8')).statusCode).toBe(200);
     });
 
+    it('words the wait in whole minutes, rounded up', () => {
+      const wait = (seconds: number) => new TooManyAttempts(seconds).message;
+      expect(wait(60)).toBe('Too many sign-in attempts. Please wait 1 minute and try again.');
+      expect(wait(30)).toBe('Too many sign-in attempts. Please wait 1 minute and try again.');
+      expect(wait(61)).toBe('Too many sign-in attempts. Please wait 2 minutes and try again.');
+      expect(new TooManyAttempts(61).retryAfterSeconds).toBe(61);
+    });
+
+    it('stores the counts under the address and a digest of the lower-cased email, never the email', async () => {
+      const api = await open();
+      expect((await attempt(api, 'Demo@Example.COM', 'wrong', '203.0.113.5')).statusCode).toBe(401);
+      const rows = await database()
+        .db.selectFrom('signInLimits')
+        .select(['key', 'points'])
+        .orderBy('key')
+        .execute();
+      const digest = createHash('sha256').update('demo@example.com').digest('base64url');
+      expect(rows).toEqual([
+        { key: `acct:${digest}`, points: 1 },
+        { key: 'addr:203.0.113.5', points: 1 },
+      ]);
+    });
+
+    it('starts an account afresh after a successful sign-in', async () => {
+      const config = testApiConfig();
+      const api = await open({ config: { signInLimits: { ...config.signInLimits, perAccount: 3 } } });
+      for (let i = 0; i < 2; i++)
+        expect((await attempt(api, 'demo@example.com', 'x', `192.0.2.${i}`)).statusCode).toBe(401);
+      expect((await attempt(api, 'demo@example.com', 'demo-password', '192.0.2.9')).statusCode).toBe(200);
+      const after = [];
+      for (let i = 0; i < 4; i++)
+        after.push((await attempt(api, 'demo@example.com', 'x', `192.0.2.${i + 2}`)).statusCode);
+      expect(after).toEqual([401, 401, 401, 429]);
+    });
+
+    it('answers a failure of the limits store with a logged 500, not a 429', async () => {
+      const errors: unknown[] = [];
+      const api = await open({ log: { error: (...args: unknown[]) => errors.push(args) } });
+      await database().db.schema.alterTable('sign_in_limits').renameTo('sign_in_limits_gone').execute();
+      try {
+        const res = await attempt(api, 'demo@example.com', 'demo-password');
+        expect(res.statusCode).toBe(500);
+        expect(res.json()).toEqual({ message: 'The demo API failed unexpectedly.' });
+        expect(res.headers['retry-after']).toBeUndefined();
+        expect(errors).toHaveLength(1);
+      } finally {
+        await database().db.schema.alterTable('sign_in_limits_gone').renameTo('sign_in_limits').execute();
+      }
+    });
+
+    it('sweeps rate-limit rows an hour past their window at start-up, and keeps the others', async () => {
+      const wall = Date.now();
+      await database()
+        .db.insertInto('signInLimits')
+        .values([
+          { key: 'addr:old', points: 5, expire: wall - 2 * 60 * MINUTE },
+          { key: 'addr:recent', points: 5, expire: wall - 30 * MINUTE },
+          { key: 'addr:live', points: 5, expire: wall + 10 * MINUTE },
+        ])
+        .execute();
+      await open();
+      const keys = await database().db.selectFrom('signInLimits').select('key').orderBy('key').execute();
+      expect(keys.map((row) => row.key)).toEqual(['addr:live', 'addr:recent']);
+    });
+
     it('counts in the database, so every server on it shares the limits', async () => {
       const config = testApiConfig();
       const limited = { signInLimits: { ...config.signInLimits, perAccount: 2 } };
@@ -342,6 +478,14 @@ describe.each(backends())('sign-in hardening on %s', (kind) => {
         payload: { email: 'demo@example.com', password: 'demo-password' },
       });
       expect(plain.statusCode).toBe(200);
+      // Sec-Fetch-Site alone says same-origin (a browser that sends no Origin on this request).
+      const siteOnly = await api.request({
+        method: 'POST',
+        url: '/api/session',
+        headers: { 'sec-fetch-site': 'same-origin', origin: undefined },
+        payload: { email: 'demo@example.com', password: 'demo-password' },
+      });
+      expect(siteOnly.statusCode).toBe(200);
 
       const proxied = await open({ config: { allowedOrigins: ['https://campaigns.example'] } });
       const from = (origin: string) =>

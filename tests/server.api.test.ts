@@ -1,14 +1,44 @@
 // @vitest-environment node
 // The demo API's behaviour, route by route, on PGlite and (when TEST_DATABASE_URL is set) PostgreSQL.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createApiApp } from '../api/app';
+import { testApiConfig } from '../api/config';
 import {
   type ApiClient,
   apiClient,
   backends,
   ids,
+  openTestDatabase,
   resetDatabase,
   useTestDatabase,
 } from './support/apiHarness';
+
+describe('createApiApp', () => {
+  // (That it closes a database it opened itself is left to the processes' tests: opening a second embedded
+  // database here would cost seconds for every mutant of the API's start-up.)
+  it('leaves a database it was given open when the app closes', async () => {
+    const given = await openTestDatabase('pglite');
+    try {
+      const close = vi.fn(async () => {});
+      const { app } = await createApiApp({ config: testApiConfig(), database: { ...given, close } });
+      await app.close();
+      expect(close).not.toHaveBeenCalled();
+    } finally {
+      await given.close();
+    }
+  }, 60_000);
+
+  it('fails to start, rather than serve half an app, when a route cannot be set up', async () => {
+    const database = await openTestDatabase('pglite');
+    try {
+      await expect(
+        createApiApp({ config: testApiConfig({ bodyLimitBytes: -1 }), database }),
+      ).rejects.toThrow();
+    } finally {
+      await database.close();
+    }
+  }, 60_000);
+});
 
 describe.each(backends())('demo API on %s', (kind) => {
   const database = useTestDatabase(kind);
@@ -188,6 +218,18 @@ describe.each(backends())('demo API on %s', (kind) => {
       expect(row?.displayName).toBe('Dee Moe 🌱');
     });
 
+    it('takes a one-character display name', async () => {
+      const cookie = await api.signIn();
+      const res = await api.request({
+        method: 'PATCH',
+        url: '/api/profile',
+        cookie,
+        payload: { displayName: ' X ' },
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.json().profile.displayName).toBe('X');
+    });
+
     it('refuses a write from a session that has ended', async () => {
       const cookie = await api.signIn();
       await api.request({ method: 'DELETE', url: '/api/session', cookie });
@@ -241,6 +283,58 @@ describe.each(backends())('demo API on %s', (kind) => {
       expect(res.headers.allow).toBe('GET, POST, DELETE');
       expect(res.json()).toEqual({ message: 'PUT is not allowed on /api/session; use GET, POST, DELETE.' });
       expect((await api.request({ method: 'DELETE', url: '/api/campaigns' })).headers.allow).toBe('GET');
+      const withQuery = await api.request({ method: 'PUT', url: '/api/session?x=1' });
+      expect(withQuery.json()).toEqual({
+        message: 'PUT is not allowed on /api/session; use GET, POST, DELETE.',
+      });
+    });
+
+    it('answers every path under /api with JSON, echoing at most 200 characters of it', async () => {
+      for (const url of ['/api', '/api/']) {
+        const res = await api.request({ url });
+        expect(res.statusCode, url).toBe(404);
+        expect(res.json(), url).toEqual({ message: `No API route for GET ${url}.` });
+      }
+      const path200 = `/api/${'x'.repeat(195)}`;
+      expect((await api.request({ url: path200 })).json()).toEqual({
+        message: `No API route for GET ${path200}.`,
+      });
+      const long = await api.request({ url: `${path200}yz?q=1` });
+      expect(long.json()).toEqual({ message: `No API route for GET ${path200}….` });
+    });
+
+    it('answers 414 for a URL over 2048 characters', async () => {
+      const at = `/api/nope/${'x'.repeat(2038)}`;
+      expect(at).toHaveLength(2048);
+      expect((await api.request({ url: at })).statusCode).toBe(404);
+      const over = await api.request({ url: `${at}x` });
+      expect(over.statusCode).toBe(414);
+      expect(over.json()).toEqual({ message: 'The URL is too long (at most 2048 characters).' });
+    });
+
+    it('waits DEMO_API_DELAY_MS before every answer', async () => {
+      const slow = await apiClient(database(), { config: { delayMs: 80 } });
+      try {
+        const started = performance.now();
+        expect((await slow.request({ url: '/api/session' })).statusCode).toBe(200);
+        expect(performance.now() - started).toBeGreaterThanOrEqual(75);
+      } finally {
+        await slow.close();
+      }
+    });
+
+    it('logs a failed start-up pruning and serves all the same', async () => {
+      const errors: unknown[][] = [];
+      await database().db.schema.alterTable('sessions').renameTo('sessions_gone').execute();
+      const started = await apiClient(database(), {
+        log: { error: (...args: unknown[]) => errors.push(args) },
+      }).finally(() => database().db.schema.alterTable('sessions_gone').renameTo('sessions').execute());
+      expect(errors.map((args) => args[0])).toEqual(['[demo-api] pruning sessions and reports failed:']);
+      try {
+        expect((await started.request({ url: '/api/campaigns' })).statusCode).toBe(200);
+      } finally {
+        await started.close();
+      }
     });
 
     it('turns unexpected failures into a logged 500 with the same body shape', async () => {
@@ -254,6 +348,7 @@ describe.each(backends())('demo API on %s', (kind) => {
         expect(res.statusCode).toBe(500);
         expect(res.json()).toEqual({ message: 'The demo API failed unexpectedly.' });
         expect(errors).toHaveLength(1);
+        expect(errors[0]?.[0]).toBe('[demo-api] GET /api/campaigns failed:');
       } finally {
         await database().db.schema.alterTable('campaigns_gone').renameTo('campaigns').execute();
         await broken.close();

@@ -229,7 +229,68 @@ describe('readApiConfig', () => {
     );
   });
 
+  it('reads every setting from the environment', () => {
+    const config = readApiConfig({
+      DATABASE_URL: 'postgresql://u@db/app',
+      SESSION_IDLE_MINUTES: '5',
+      SESSION_ABSOLUTE_HOURS: '2',
+      SESSIONS_PER_USER: '3',
+      PUBLIC_ORIGIN: 'http://a.example/,',
+      COOKIE_SECURE: 'yes',
+      ARGON2_MEMORY_KIB: '19456',
+      ARGON2_TIME_COST: '3',
+      ARGON2_PARALLELISM: '2',
+      PASSWORD_HASH_CONCURRENCY: '4',
+      SIGN_IN_FAILURES_PER_ADDRESS: '7',
+      SIGN_IN_FAILURES_PER_ACCOUNT: '6',
+      SIGN_IN_WINDOW_MINUTES: '2',
+      DEMO_API_DELAY_MS: '0',
+    });
+    expect(config).toEqual({
+      database: { kind: 'postgres', url: 'postgresql://u@db/app', poolSize: 10 },
+      sessions: { idleSeconds: 300, absoluteSeconds: 7200, maxPerUser: 3 },
+      secureCookie: true,
+      allowedOrigins: ['http://a.example'],
+      passwords: { argon2: { memoryCost: 19456, timeCost: 3, parallelism: 2 }, maxConcurrent: 4 },
+      signInLimits: { perAddress: 7, perAccount: 6, windowSeconds: 120 },
+      bodyLimitBytes: 64 * 1024,
+      reports: readApiConfig({}).reports,
+      delayMs: 0,
+    });
+    expect(readApiConfig({ DEMO_API_DELAY_MS: '250' }).delayMs).toBe(250);
+  });
+
+  it('treats an empty variable as unset', () => {
+    expect(
+      readApiConfig({ DATABASE_URL: '', SESSION_IDLE_MINUTES: '', COOKIE_SECURE: '', PUBLIC_ORIGIN: '' }),
+    ).toEqual(readApiConfig({}));
+  });
+
   it.each([
+    ['1', true],
+    ['true', true],
+    ['yes', true],
+    ['0', false],
+    ['false', false],
+    ['no', false],
+  ])('reads COOKIE_SECURE=%s as %s', (value, secure) => {
+    expect(
+      readApiConfig({ COOKIE_SECURE: value, PUBLIC_ORIGIN: secure ? '' : 'https://a.example' }).secureCookie,
+    ).toBe(secure);
+  });
+
+  it('names its errors ConfigError', () => {
+    const error = (() => {
+      try {
+        readApiConfig({ SESSIONS_PER_USER: '0' });
+      } catch (thrown) {
+        return thrown as Error;
+      }
+    })();
+    expect(error?.name).toBe('ConfigError');
+  });
+
+  it.each<[Record<string, string>, string]>([
     [
       { DATABASE_URL: 'mysql://u@db/app' },
       'DATABASE_URL must start with postgres:// or postgresql://, not mysql://.',
@@ -251,6 +312,18 @@ describe('readApiConfig', () => {
       'PUBLIC_ORIGIN "https://a.example/app" must be an origin only, such as https://a.example.',
     ],
     [{ COOKIE_SECURE: 'maybe' }, 'COOKIE_SECURE="maybe" is not valid: expected 1 or 0.'],
+    [{ PUBLIC_ORIGIN: 'campaigns' }, 'PUBLIC_ORIGIN "campaigns" is not a URL such as https://example.org.'],
+    ...['+30', ' 30', '30 ', '1e3', '0x1F', '3.0', '99999999999999999999'].map(
+      (value) =>
+        [
+          { SESSION_IDLE_MINUTES: value },
+          `SESSION_IDLE_MINUTES=${JSON.stringify(value)} is not valid: expected a whole number of at least 1.`,
+        ] as [Record<string, string>, string],
+    ),
+    [
+      { SESSIONS_PER_USER: '0' },
+      'SESSIONS_PER_USER="0" is not valid: expected a whole number of at least 1.',
+    ],
   ])('refuses %j', (env, message) => {
     expect(() => readApiConfig(env)).toThrow(ConfigError);
     expect(() => readApiConfig(env)).toThrow(message);

@@ -1,6 +1,7 @@
 // @vitest-environment node
 // The HTML form routes (api/forms.ts): POST /login, /logout and /profile as a browser posts them without
 // JavaScript, and that they run the very functions the JSON API runs (api/accounts.ts).
+import fastifyCookie from '@fastify/cookie';
 import Fastify from 'fastify';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createAccounts } from '../api/accounts';
@@ -48,6 +49,10 @@ describe('parseFormBody and fillLoginTemplate', () => {
       error: 'a <b> & "c"',
       email: '"><script>x</script>',
     });
+    // The state block goes last in the body, after the page it describes.
+    expect(html).toMatch(
+      /<\/div><script type="application\/json" id="[^"]+">[^<]*<\/script><\/body><\/html>$/,
+    );
   });
 });
 
@@ -117,6 +122,74 @@ describe.each(backends())('form routes on %s', (kind) => {
     expect(res.body).toContain('<div role="alert">Incorrect email or password</div>');
     expect(res.body).toContain('value="demo@example.com"');
     expect(res.body).not.toContain('secret-guess');
+    const block = new RegExp(`id="${FORM_STATE_ID}">(.*?)</script>`).exec(res.body);
+    expect(JSON.parse(block?.[1] ?? '')).toEqual({
+      form: 'login',
+      error: 'Incorrect email or password',
+      email: 'demo@example.com',
+    });
+  });
+
+  it('without a built page, a failed sign-in is a plain page with the message and a link back', async () => {
+    const plain = await apiClient(database());
+    try {
+      const res = await plain.request({
+        method: 'POST',
+        url: '/login',
+        headers: { 'content-type': FORM },
+        payload: form({ email: 'demo@example.com', password: 'secret-guess' }),
+      });
+      expect(res.statusCode).toBe(401);
+      expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(res.body).toBe(
+        '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign in</title></head><body><p role="alert">Incorrect email or password</p><p><a href="/login">Back to sign in</a></p></body></html>',
+      );
+    } finally {
+      await plain.close();
+    }
+  });
+
+  it('a failure on the server is a logged 500 with a sentence for the visitor', async () => {
+    const errors: unknown[][] = [];
+    const logged = await apiClient(database(), {
+      loginTemplate: async () => TEMPLATE,
+      log: { error: (...args: unknown[]) => errors.push(args) },
+    });
+    await database().db.schema.alterTable('users').renameTo('users_gone').execute();
+    try {
+      const res = await logged.request({
+        method: 'POST',
+        url: '/login?redirect=%2Fprofile',
+        headers: { 'content-type': FORM },
+        payload: form({ email: 'demo@example.com', password: 'demo-password' }),
+      });
+      expect(res.statusCode).toBe(500);
+      expect(res.body).toContain(
+        '<div role="alert">Something went wrong on our side. Please try again.</div>',
+      );
+      expect(errors.map((args) => args[0])).toEqual(['[forms] POST /login failed:']);
+    } finally {
+      await database().db.schema.alterTable('users_gone').renameTo('users').execute();
+      await logged.close();
+    }
+  });
+
+  it('sets a Secure __Host- cookie when the site is served over HTTPS', async () => {
+    const secure = await apiClient(database(), { config: { secureCookie: true } });
+    try {
+      const res = await secure.request({
+        method: 'POST',
+        url: '/login',
+        headers: { 'content-type': FORM },
+        payload: form({ email: 'demo@example.com', password: 'demo-password' }),
+      });
+      expect(res.statusCode).toBe(303);
+      expect(String(res.headers['set-cookie'])).toMatch(
+        /^__Host-sid=[\w-]{43}; Max-Age=\d+; Path=\/; HttpOnly; Secure; SameSite=Lax$/,
+      );
+    } finally {
+      await secure.close();
+    }
   });
 
   it('refuses a cross-site post (403) before reading it, and sets nothing', async () => {
@@ -150,6 +223,9 @@ describe.each(backends())('form routes on %s', (kind) => {
       });
       expect(res.statusCode, String(type)).toBe(415);
       expect(res.headers['set-cookie']).toBeUndefined();
+      expect(res.body, String(type)).toContain(
+        '<div role="alert">Send the form as application/x-www-form-urlencoded.</div>',
+      );
     }
     expect(
       (
@@ -158,6 +234,18 @@ describe.each(backends())('form routes on %s', (kind) => {
         })
       ).statusCode,
     ).toBe(303);
+    const spaced = await post('/login', form({ email: 'demo@example.com', password: 'demo-password' }), {
+      'content-type': 'Application/X-WWW-Form-Urlencoded ; charset=UTF-8',
+    });
+    expect(spaced.statusCode).toBe(303);
+  });
+
+  it('a body that does not match its Content-Length is a 400 asking to try again', async () => {
+    const res = await post('/login', form({ email: 'demo@example.com', password: 'x' }), {
+      'content-length': '2',
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.body).toContain('<div role="alert">The form could not be read. Please try again.</div>');
   });
 
   it('missing or over-long fields are a 400 with a clear message', async () => {
@@ -172,6 +260,15 @@ describe.each(backends())('form routes on %s', (kind) => {
     expect(longEmail.body).toContain('Email must be at most 254 characters.');
     // An address longer than any real one is not echoed back.
     expect(longEmail.body).toContain('value=""');
+    const empty = await signInForm({ email: 'demo@example.com', password: '' });
+    expect(empty.statusCode).toBe(400);
+    expect(empty.body).toContain('<div role="alert">Email and password are required.</div>');
+    // At the limits exactly: checked (and refused as wrong), and the email is echoed.
+    const email254 = `${'a'.repeat(244)}@x.example`;
+    expect(email254).toHaveLength(254);
+    const atLimit = await signInForm({ email: email254, password: 'p'.repeat(1024) });
+    expect(atLimit.statusCode).toBe(401);
+    expect(atLimit.body).toContain(`value="${email254}"`);
     const longPassword = await signInForm({ email: 'demo@example.com', password: 'p'.repeat(1025) });
     expect(longPassword.statusCode).toBe(400);
     expect(longPassword.body).toContain('Password must be at most 1024 characters.');
@@ -222,6 +319,16 @@ describe.each(backends())('form routes on %s', (kind) => {
     );
     expect((await post('/profile', form({}), {}, cookie)).statusCode).toBe(400);
     expect((await post('/profile', form({ displayName: 'Nobody' }))).statusCode).toBe(401);
+    // Only the sign-in form has a page to show again: the others answer the message as text.
+    for (const [fields, message] of [
+      [{}, 'Display name is required and must be text.'],
+      [{ displayName: 'x'.repeat(1001) }, 'Display name must be between 1 and 60 characters.'],
+    ] as const) {
+      const refused = await post('/profile', form(fields), {}, cookie);
+      expect(refused.headers['content-type']).toBe('text/plain; charset=utf-8');
+      expect(refused.headers['cache-control']).toBe('no-store');
+      expect(refused.body).toBe(message);
+    }
   });
 
   it('gives a signed-in visitor without JavaScript the profile and sign-out forms in the shell', async () => {
@@ -235,12 +342,55 @@ describe.each(backends())('form routes on %s', (kind) => {
     expect(html).toContain('value="Demo User"');
     expect(html).toContain('<form method="post" action="/logout">');
     expect(html).toMatch(/<\/form><\/div><\/noscript><\/body>$/);
+    expect(html).toBe(
+      '<body><div id="root"></div><noscript><p>Needs JavaScript.</p><div class="boot-forms"><p>Signed in as demo@example.com.</p>' +
+        '<form method="post" action="/profile"><label for="noscript-name">Display name</label>' +
+        '<input id="noscript-name" name="displayName" autocomplete="nickname" maxlength="120" value="Demo User">' +
+        '<button type="submit">Save changes</button></form>' +
+        '<form method="post" action="/logout"><button type="submit">Sign out</button></form></div></noscript></body>',
+    );
+    // A shell without a <noscript> notice is left as built.
+    expect(await shellForSignedIn('<body><div id="root"></div></body>', accounts, cookie)).toBeUndefined();
   });
 });
 
 describe.each(backends())('one function, two adapters, on %s', (kind) => {
   const database = useTestDatabase(kind);
   beforeEach(() => resetDatabase(database()));
+
+  it('run on a server that has registered @fastify/cookie itself', async () => {
+    const config = testApiConfig();
+    const accounts = createAccounts({ db: database().db, config });
+    const app = Fastify();
+    await app.register(fastifyCookie);
+    await app.register(apiPlugin, {
+      prefix: '/api',
+      db: database().db,
+      config,
+      accounts,
+      log: { error: () => {} },
+    });
+    await app.register(formsPlugin, {
+      accounts,
+      bodyLimitBytes: config.bodyLimitBytes,
+      loginTemplate: async () => TEMPLATE,
+    });
+    const same = { origin: ORIGIN, 'sec-fetch-site': 'same-origin' };
+    try {
+      const html = await app.inject({
+        method: 'POST',
+        url: '/login',
+        headers: { ...same, 'content-type': FORM },
+        payload: form({ email: 'demo@example.com', password: 'demo-password' }),
+      });
+      expect(html.statusCode).toBe(303);
+      const cookie = String(html.headers['set-cookie']).split(';')[0] ?? '';
+      const session = await app.inject({ method: 'GET', url: '/api/session', headers: { cookie } });
+      expect(session.json().user.id).toBe('u1');
+    } finally {
+      await app.close();
+    }
+  });
 
   it('the JSON route and the form route both sign in, out and save through the same accounts functions', async () => {
     const config = testApiConfig();
