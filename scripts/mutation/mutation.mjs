@@ -106,7 +106,8 @@ for (const name of parts.filter((part) => part in RUNS)) {
         `mutation: ${name}: ${missing.length} of ${sources.length} files have no results in ${run.incremental} and are ` +
           `left out in CI (${missing.join(', ')}); \`npm run test:mutation -- --only ${name}\` adds them`,
       );
-      for (const file of covered) runArgs.push('--mutate', file);
+      // One comma-separated list: Stryker's CLI keeps only the last of repeated `--mutate` options.
+      runArgs.push('--mutate', covered.join(','));
     }
   }
   const started = Date.now();
@@ -155,7 +156,8 @@ if (reports.length > 0) {
   console.log(
     `mutation score ${all.score.toFixed(2)} % overall (thresholds: ${FOLDER_THRESHOLD} % per folder, ${OVERALL_THRESHOLD} % overall)`,
   );
-  if (all.score < OVERALL_THRESHOLD) {
+  // The overall threshold is for all the parts together; `--only` one part is held to its folders' threshold.
+  if (only === null && all.score < OVERALL_THRESHOLD) {
     console.error(`mutation: the overall score is below ${OVERALL_THRESHOLD} %`);
     failed = true;
   }
