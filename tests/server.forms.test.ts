@@ -2,7 +2,7 @@
 // The HTML form routes (api/forms.ts): POST /login, /logout and /profile as a browser posts them without
 // JavaScript, and that they run the very functions the JSON API runs (api/accounts.ts).
 import fastifyCookie from '@fastify/cookie';
-import Fastify from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createAccounts } from '../api/accounts';
 import { testApiConfig } from '../api/config';
@@ -358,11 +358,12 @@ describe.each(backends())('one function, two adapters, on %s', (kind) => {
   const database = useTestDatabase(kind);
   beforeEach(() => resetDatabase(database()));
 
-  it('run on a server that has registered @fastify/cookie itself', async () => {
-    const config = testApiConfig();
-    const accounts = createAccounts({ db: database().db, config });
-    const app = Fastify();
-    await app.register(fastifyCookie);
+  /** The JSON API under /api and the form routes at the root, over the same accounts functions. */
+  async function registerApiAndForms(
+    app: FastifyInstance,
+    config: ReturnType<typeof testApiConfig>,
+    accounts: ReturnType<typeof createAccounts>,
+  ) {
     await app.register(apiPlugin, {
       prefix: '/api',
       db: database().db,
@@ -375,6 +376,14 @@ describe.each(backends())('one function, two adapters, on %s', (kind) => {
       bodyLimitBytes: config.bodyLimitBytes,
       loginTemplate: async () => TEMPLATE,
     });
+  }
+
+  it('run on a server that has registered @fastify/cookie itself', async () => {
+    const config = testApiConfig();
+    const accounts = createAccounts({ db: database().db, config });
+    const app = Fastify();
+    await app.register(fastifyCookie);
+    await registerApiAndForms(app, config, accounts);
     const same = { origin: ORIGIN, 'sec-fetch-site': 'same-origin' };
     try {
       const html = await app.inject({
@@ -400,18 +409,7 @@ describe.each(backends())('one function, two adapters, on %s', (kind) => {
     const saveProfile = vi.spyOn(accounts, 'saveProfile');
     const checkOrigin = vi.spyOn(accounts, 'checkOrigin');
     const app = Fastify();
-    await app.register(apiPlugin, {
-      prefix: '/api',
-      db: database().db,
-      config,
-      accounts,
-      log: { error: () => {} },
-    });
-    await app.register(formsPlugin, {
-      accounts,
-      bodyLimitBytes: config.bodyLimitBytes,
-      loginTemplate: async () => TEMPLATE,
-    });
+    await registerApiAndForms(app, config, accounts);
     const same = { origin: ORIGIN, 'sec-fetch-site': 'same-origin' };
     try {
       const json = await app.inject({
