@@ -64,6 +64,30 @@ test.describe('tooltips', () => {
     await expect(tooltip(page, 'Share')).toBeVisible();
   });
 
+  test('a press closes the open tooltip at once, and one about to open never opens', async ({ page }) => {
+    await openWithClock(page, '/campaign/components/info', 'Component gallery');
+    const share = page.getByRole('button', { name: 'Share' });
+    const report = page.getByRole('button', { name: 'Report' });
+
+    await share.hover();
+    await page.clock.runFor(700);
+    await expect(tooltip(page, 'Share')).toBeVisible();
+    // The pointer goes down and stays down: the pointer-down alone closes it.
+    await page.mouse.down();
+    await page.clock.runFor(FRAME);
+    await expect(tooltip(page, 'Share')).toHaveCount(0);
+    await page.mouse.up();
+
+    // Past the skip window, onto another button, and pressed before its 700 ms are up.
+    await page.clock.runFor(400);
+    await report.hover();
+    await page.clock.runFor(300);
+    await page.mouse.down();
+    await page.mouse.up();
+    await page.clock.runFor(700);
+    await expect(tooltip(page, 'Report')).toHaveCount(0);
+  });
+
   test('the header’s icon-only colour-mode buttons say what they are', async ({ page }) => {
     await openWithClock(page, '/', LANDING_TITLE);
     const control = header(page).getByRole('radiogroup', { name: 'Color mode' });

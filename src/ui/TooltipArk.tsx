@@ -1,8 +1,19 @@
+import { ark } from '@ark-ui/react/factory';
 import { Portal } from '@ark-ui/react/portal';
-import { Tooltip as ArkTooltip } from '@ark-ui/react/tooltip';
-import { type ReactElement, useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { Tooltip as ArkTooltip, useTooltipContext } from '@ark-ui/react/tooltip';
+import {
+  type MouseEvent,
+  type PointerEvent,
+  type ReactElement,
+  type Ref,
+  useEffect,
+  useRef,
+  useState,
+  useSyncExternalStore,
+} from 'react';
 import { css } from '../../styled-system/css';
 import { config } from '../config';
+import { afterInput } from '../platform/tasks';
 
 /**
  * The skip delay shared by every tooltip (spec section 12, Reka's TooltipProvider): after one tooltip has
@@ -99,14 +110,46 @@ export function TooltipArk({ label, children, hoveredAt }: TooltipArkProps) {
         else skipDelay.closed();
       }}
     >
-      <ArkTooltip.Trigger asChild ref={trigger} onPointerLeave={() => setCatchUpDelay(undefined)}>
+      <Trigger triggerRef={trigger} onPointerLeave={() => setCatchUpDelay(undefined)}>
         {children}
-      </ArkTooltip.Trigger>
+      </Trigger>
       <Portal>
         <ArkTooltip.Positioner>
           <ArkTooltip.Content className={content}>{label}</ArkTooltip.Content>
         </ArkTooltip.Positioner>
       </Portal>
     </ArkTooltip.Root>
+  );
+}
+
+interface TriggerProps {
+  readonly triggerRef: Ref<HTMLElement>;
+  readonly onPointerLeave: () => void;
+  readonly children: ReactElement;
+}
+
+/**
+ * Ark's trigger (`ArkTooltip.Trigger asChild`), except that Zag hears of a press (pointer-down, click) after the
+ * frame the press asked for: each of its state changes is a synchronous render (`flushSync`), and closing a
+ * tooltip that was about to open took most of a click on a header control at 4x CPU before the control could
+ * show it was pressed. The tooltip closes a frame later, which nobody can see.
+ */
+function Trigger({ triggerRef, onPointerLeave, children }: TriggerProps) {
+  const tooltip = useTooltipContext();
+  const { onPointerDown, onClick, ...props } = tooltip.getTriggerProps();
+  return (
+    <ark.button
+      asChild
+      ref={triggerRef as Ref<HTMLButtonElement>}
+      {...props}
+      onPointerDown={(event: PointerEvent<HTMLButtonElement>) => afterInput(() => onPointerDown?.(event))}
+      onClick={(event: MouseEvent<HTMLButtonElement>) => afterInput(() => onClick?.(event))}
+      onPointerLeave={(event: PointerEvent<HTMLButtonElement>) => {
+        props.onPointerLeave?.(event);
+        onPointerLeave();
+      }}
+    >
+      {children}
+    </ark.button>
   );
 }
