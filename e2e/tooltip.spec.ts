@@ -100,40 +100,4 @@ test.describe('tooltips', () => {
     await page.clock.runFor(1);
     await expect(tooltip(page, 'System')).toBeVisible();
   });
-
-  test('a trigger becomes a tooltip once pointed at, and every one at the first key press', async ({
-    page,
-  }) => {
-    // Zag's tooltips listen to every press on the page: a visit that never points at one does not have them.
-    await openWithClock(page, '/', LANDING_TITLE);
-    const control = header(page).getByRole('radiogroup', { name: 'Color mode' });
-    await expect(control.getByRole('radio', { name: 'Dark' })).toBeEnabled();
-    const tooltips = page.locator('[data-scope="tooltip"][data-part="trigger"]');
-
-    await control.locator('label', { hasText: 'Dark' }).hover();
-    await expect(tooltips).toHaveCount(1);
-    await expect(tooltips).toHaveText('Dark');
-    await page.clock.runFor(700);
-    await expect(tooltip(page, 'Dark')).toBeVisible();
-    await leave(page);
-    await expect(tooltips).toHaveCount(1);
-
-    await page.keyboard.press('Shift');
-    await expect(tooltips).toHaveCount(3);
-  });
-
-  test('the first key press of a visit keeps the focus it moves onto a tooltip’s trigger', async ({
-    page,
-  }) => {
-    const code = page.waitForResponse((response) => /\/TooltipArk-[\w-]+\.js$/.test(response.url()));
-    await openWithClock(page, '/', LANDING_TITLE);
-    const control = header(page).getByRole('radiogroup', { name: 'Color mode' });
-    await expect(control.getByRole('radio', { name: 'Dark' })).toBeEnabled();
-    // Focus moved without a key (an intent: the tooltips' code comes), then the visit's first key press.
-    await header(page).getByRole('link', { name: 'Sign in' }).focus();
-    await code;
-    await page.keyboard.press('Tab');
-    await expect(page.locator('[data-scope="tooltip"][data-part="trigger"]')).toHaveCount(3);
-    await expect(control.getByRole('radio', { checked: true })).toBeFocused();
-  });
 });
