@@ -1,8 +1,9 @@
 // afterInput and afterPaint (src/platform/tasks.ts): a link's click, a command from a control and a toast reach their
-// machine in a task after the input's own (user-visible priority), a back/forward step and the colour switch's
-// freeze in a later task of low priority, where the browser can post one (scheduler.postTask, Chromium), so what
-// the input asked for is painted first; elsewhere (Safari) the task runs at once, as it did before. Deferred tasks
-// keep their order across priorities. The scheduler is a fake that holds the tasks it is given.
+// machine in a task after the input's own (user-visible priority); a back/forward step and the colour switch's
+// freeze in a task after the next frame (posted from its animation callback), or a background task 100 ms later
+// where no frame comes; where the browser can post tasks (scheduler.postTask, Chromium), so what the input asked
+// for is painted first; elsewhere (Safari) the task runs at once, as it did before. Deferred tasks keep their order
+// across priorities. The scheduler and the animation frames are fakes that hold what they are given.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 type Tasks = typeof import('../src/platform/tasks');
@@ -20,24 +21,63 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-/** A `scheduler.postTask` that keeps each task, with the priority asked for, until the test runs it. */
+/** A `scheduler.postTask` that keeps each task, with the priority and delay asked for, until the test runs it. */
 function holdPostedTasks() {
-  const posted: { task: () => void; priority: string }[] = [];
+  const posted: { task: () => void; priority: string; delay?: number }[] = [];
   vi.stubGlobal('scheduler', {
-    postTask(task: () => void, options: { priority: string }) {
-      posted.push({ task, priority: options.priority });
+    postTask(task: () => void, options: { priority: string; delay?: number }) {
+      posted.push({ task, ...options });
     },
   });
   return posted;
 }
 
+/** A `requestAnimationFrame` that keeps each callback until the test runs the frame. */
+function holdFrames() {
+  const callbacks: (() => void)[] = [];
+  vi.stubGlobal('requestAnimationFrame', (callback: () => void) => callbacks.push(callback));
+  return { runFrame: () => callbacks.splice(0).forEach((callback) => callback()), callbacks };
+}
+
 describe('afterPaint', () => {
-  it('posts the task at background priority, so it waits for the paint, where the browser can', () => {
+  it('runs the task in a user-visible task posted from the next animation frame', () => {
     const posted = holdPostedTasks();
+    const frames = holdFrames();
     const task = vi.fn();
     afterPaint(task);
+    expect(frames.callbacks).toHaveLength(1);
+    // Only the fallback is posted before the frame.
+    expect(posted).toEqual([{ task: expect.any(Function), priority: 'background', delay: 100 }]);
+    frames.runFrame();
     expect(task).not.toHaveBeenCalled();
-    expect(posted.map(({ priority }) => priority)).toEqual(['background']);
+    expect(posted[1]).toEqual({ task: expect.any(Function), priority: 'user-visible' });
+    posted[1]?.task();
+    expect(task).toHaveBeenCalledOnce();
+    // The fallback finds it done.
+    posted[0]?.task();
+    expect(task).toHaveBeenCalledOnce();
+  });
+
+  it('runs the task from a background task 100 ms later when no frame comes (a hidden tab, a paused clock)', () => {
+    const posted = holdPostedTasks();
+    const frames = holdFrames();
+    const task = vi.fn();
+    afterPaint(task);
+    expect(posted[0]).toMatchObject({ priority: 'background', delay: 100 });
+    posted[0]?.task();
+    expect(task).toHaveBeenCalledOnce();
+    // The frame that comes at last finds it done.
+    frames.runFrame();
+    posted[1]?.task();
+    expect(task).toHaveBeenCalledOnce();
+  });
+
+  it('uses the background task alone where there are no animation frames', () => {
+    const posted = holdPostedTasks();
+    vi.stubGlobal('requestAnimationFrame', undefined);
+    const task = vi.fn();
+    afterPaint(task);
+    expect(posted).toHaveLength(1);
     posted[0]?.task();
     expect(task).toHaveBeenCalledOnce();
   });
@@ -77,15 +117,19 @@ describe('afterInput', () => {
 });
 
 describe('deferred tasks', () => {
-  it('run in the order they were deferred: a low-priority step is not overtaken by a later click', () => {
+  it('run in the order they were deferred: a step after the next frame is not overtaken by a later click', () => {
     const posted = holdPostedTasks();
+    const frames = holdFrames();
     const order: string[] = [];
     afterPaint(() => order.push('back'));
     afterInput(() => order.push('click'));
-    // The browser runs the user-visible task first; it runs the step deferred before it, then its own.
+    // The browser runs the click's task before the frame; it runs the step deferred before it, then its own.
+    expect(posted.map(({ priority }) => priority)).toEqual(['background', 'user-visible']);
     posted[1]?.task();
     expect(order).toEqual(['back', 'click']);
-    // The background task finds its work done and does nothing.
+    // The frame's task and the fallback find their work done and do nothing.
+    frames.runFrame();
+    posted[2]?.task();
     posted[0]?.task();
     expect(order).toEqual(['back', 'click']);
   });

@@ -1,16 +1,17 @@
 interface TaskScheduler {
-  postTask?(task: () => void, options: { priority: 'background' | 'user-visible' }): unknown;
+  postTask?(task: () => void, options: { priority: 'background' | 'user-visible'; delay?: number }): unknown;
 }
 
 /** Tasks deferred here and not run yet, oldest first. */
 const pending: (() => void)[] = [];
 
 /**
- * Posts `task` at `priority`. Deferred tasks run in the order they were deferred, whatever their priorities:
- * whichever posted task runs first runs every task deferred before its own too. A Back step (low priority)
- * followed at once by a link's click (higher) reaches the app machine in that order, not the other way round.
+ * Defers `task`; `post` is given the function that runs it, to post as it likes (once or several times).
+ * Deferred tasks run in the order they were deferred, whatever their priorities: whichever posted function
+ * runs first runs every task deferred before its own too, and finds its own gone when it runs again. A Back
+ * step (low priority) followed at once by a link's click (higher) reaches the app machine in that order.
  */
-function defer(task: () => void, priority: 'background' | 'user-visible'): void {
+function defer(task: () => void, post: (scheduler: Required<TaskScheduler>, run: () => void) => void): void {
   const scheduler = (globalThis as { scheduler?: TaskScheduler }).scheduler;
   if (!scheduler?.postTask) {
     task();
@@ -18,12 +19,9 @@ function defer(task: () => void, priority: 'background' | 'user-visible'): void 
   }
   pending.push(task);
   // Already run by an earlier task: found nowhere, it runs nothing (`splice(0, 0)`).
-  scheduler.postTask(
-    () => {
-      for (const run of pending.splice(0, pending.indexOf(task) + 1)) run();
-    },
-    { priority },
-  );
+  post(scheduler as Required<TaskScheduler>, () => {
+    for (const run of pending.splice(0, pending.indexOf(task) + 1)) run();
+  });
 }
 
 /**
@@ -33,11 +31,23 @@ function defer(task: () => void, priority: 'background' | 'user-visible'): void 
  * `scheduler.postTask`, unlike a timer or `requestAnimationFrame`, is not held back by a paused page clock
  * (Playwright's `page.clock`). Without it (Safari) `task` runs at once, as it did before.
  */
-export const afterInput = (task: () => void): void => defer(task, 'user-visible');
+export const afterInput = (task: () => void): void =>
+  defer(task, (scheduler, run) => scheduler.postTask(run, { priority: 'user-visible' }));
+
+/** How long `afterPaint` waits for a frame that does not come (a hidden tab, a paused page clock). */
+export const FRAME_WAIT_MS = 100;
 
 /**
- * Runs `task` in a later task of low priority, so that the browser can paint what is pending first:
- * `scheduler.postTask` at background priority yields to rendering in Chromium even when no input asked for a
- * frame (a back/forward step, the colour switch's new colours). Without it (Safari) `task` runs at once.
+ * Runs `task` after the browser's next frame, when nothing asked for one (a back/forward step, the colour
+ * switch's new colours): in a task posted from that frame's animation callback, so the frame is painted
+ * first. (A background-priority task alone ran before that frame about half the time, with the whole page's
+ * render inside it.) Where frames do not come, a background task `FRAME_WAIT_MS` later runs it instead; it
+ * is `scheduler.postTask`'s own delay, which a paused page clock does not hold. Without `scheduler.postTask`
+ * (Safari) `task` runs at once.
  */
-export const afterPaint = (task: () => void): void => defer(task, 'background');
+export const afterPaint = (task: () => void): void =>
+  defer(task, (scheduler, run) => {
+    if (typeof requestAnimationFrame === 'function')
+      requestAnimationFrame(() => scheduler.postTask(run, { priority: 'user-visible' }));
+    scheduler.postTask(run, { priority: 'background', delay: FRAME_WAIT_MS });
+  });
