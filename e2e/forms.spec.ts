@@ -144,6 +144,25 @@ test.describe('before the app has started', () => {
     expect(await sessionCookie(page)).toBeDefined();
   });
 
+  test('the message of a sign-in posted before the app ran goes when the app submits the form again', async ({
+    page,
+  }) => {
+    const scripts = await holdScripts(page);
+    await page.goto('/login', { waitUntil: 'commit' });
+    await page.getByLabel('Email').fill(DEMO.email);
+    await page.getByLabel('Password').fill('not the password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    // The server's answer, a page of its own, still without the app.
+    await expect(page.getByRole('alert')).toHaveText('Incorrect email or password');
+    await scripts.release();
+    await expectHydrated(page);
+    await expect(page.getByRole('alert')).toHaveText('Incorrect email or password');
+    // Submitted again, now by the app, without a password: its own message, the server's gone.
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.getByText('Enter your password.')).toBeVisible();
+    await expect(page.getByRole('alert')).toHaveCount(0);
+  });
+
   test('text typed before hydration is still there after it', async ({ page }) => {
     const scripts = await holdScripts(page);
     await page.goto('/login', { waitUntil: 'commit' });

@@ -42,9 +42,9 @@ function LoginPage({ location }: PageProps<undefined>) {
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    setPostedError(null);
-    const found = validate(email, password);
     // Only when they change: a state update in the submit's task renders the page before the frame it asked for.
+    if (postedError !== null) setPostedError(null);
+    const found = validate(email, password);
     if (found.email !== errors.email || found.password !== errors.password) setErrors(found);
     if (found.email || found.password) {
       document.getElementById(found.email ? 'login-email' : 'login-password')?.focus();
