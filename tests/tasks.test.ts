@@ -36,7 +36,10 @@ function holdPostedTasks() {
 function holdFrames() {
   const callbacks: (() => void)[] = [];
   vi.stubGlobal('requestAnimationFrame', (callback: () => void) => callbacks.push(callback));
-  return { runFrame: () => callbacks.splice(0).forEach((callback) => callback()), callbacks };
+  const runFrame = () => {
+    for (const callback of callbacks.splice(0)) callback();
+  };
+  return { runFrame, callbacks };
 }
 
 describe('afterPaint', () => {
