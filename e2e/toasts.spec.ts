@@ -46,6 +46,11 @@ function toastTitled(page: Page, title: string): Locator {
   return toasts(page).filter({ hasText: title });
 }
 
+/**
+ * Presses a gallery button that shows a toast. The toast reaches the toaster in a task after the click's own
+ * (`afterInput`), so a test that moves the clock next waits for the toast first (`expectOpen`): moved before
+ * the toast exists, the clock runs down none of its time.
+ */
 async function show(page: Page, name = 'Show toast'): Promise<void> {
   await page.getByRole('button', { name, exact: true }).click();
 }
@@ -78,6 +83,7 @@ test.describe('toasts', () => {
     await openGallery(page);
     await show(page);
     const toast = toastTitled(page, 'Changes saved');
+    await expectOpen(toast);
     await page.clock.runFor(2000);
     await toast.hover();
     await expect(toast).toHaveAttribute('data-paused');
@@ -98,6 +104,7 @@ test.describe('toasts', () => {
     const button = page.getByRole('button', { name: 'Show toast', exact: true });
     await expect(button).toBeFocused();
     const toast = toastTitled(page, 'Changes saved');
+    await expectOpen(toast);
     await page.clock.runFor(1000);
 
     await page.keyboard.press('F8');
@@ -131,6 +138,7 @@ test.describe('toasts', () => {
     await openGallery(page);
     await show(page);
     const toast = toastTitled(page, 'Changes saved');
+    await expectOpen(toast);
     await page.clock.runFor(1000);
     // Headless Chromium keeps every page focused and visible, so the browser's own events are dispatched.
     await page.evaluate(() => window.dispatchEvent(new Event('blur')));
@@ -162,6 +170,7 @@ test.describe('toasts', () => {
     const stays = toastTitled(page, 'Read this first');
     const action = toastTitled(page, 'Campaign archived');
     const background = toastTitled(page, 'Sync finished');
+    for (const toast of [stays, action, background]) await expectOpen(toast);
 
     await page.keyboard.press('Escape');
     await expectClosed(background);
@@ -174,6 +183,7 @@ test.describe('toasts', () => {
 
     await show(page);
     const fresh = toastTitled(page, 'Changes saved');
+    await expectOpen(fresh);
     await stays.focus();
     await page.keyboard.press('Escape');
     await expectClosed(stays);
