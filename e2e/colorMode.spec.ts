@@ -14,8 +14,14 @@ function control(scope: Locator): Locator {
   return scope.getByRole('radiogroup', { name: 'Color mode' });
 }
 
+/**
+ * Clicks a mode in the header and waits until the app has taken it: the choice reaches the colour-mode machine
+ * a task after the click (`afterInput`), and until then React keeps the previous radio checked.
+ */
 async function choose(page: Page, label: 'Light' | 'Dark' | 'System'): Promise<void> {
-  await control(header(page)).locator('label', { hasText: label }).click();
+  const group = control(header(page));
+  await group.locator('label', { hasText: label }).click();
+  await expect(group.getByRole('radio', { name: label })).toBeChecked();
 }
 
 async function expectMode(page: Page, mode: 'light' | 'dark'): Promise<void> {

@@ -42,6 +42,9 @@ export const CAMPAIGNS = {
 /** A user agent that `isbot` recognises as a crawler. */
 export const GOOGLEBOT_UA = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
 
+/** `scheduler.postTask`, as far as these helpers use it (TypeScript's DOM library lacks it). */
+type PostTask = (task: () => void, options?: { priority?: string; delay?: number }) => unknown;
+
 export const test = base.extend<{ allowPageErrors: boolean; viewportPrefetch: boolean }>({
   allowPageErrors: [false, { option: true }],
   /**
@@ -66,6 +69,18 @@ export const test = base.extend<{ allowPageErrors: boolean; viewportPrefetch: bo
           }
         } as unknown as typeof IntersectionObserver;
       });
+    }
+    // A stress mode (docs/testing.md): every task the app defers past an input or a frame comes this much later,
+    // as on a slow, busy phone. A test that acts before the app has taken the input fails under it.
+    const taskDelayMs = Number(process.env.E2E_TASK_DELAY_MS) || 0;
+    if (taskDelayMs > 0) {
+      await page.addInitScript((delay) => {
+        const { scheduler } = globalThis as { scheduler?: { postTask?: PostTask } };
+        if (!scheduler?.postTask) return;
+        const post = scheduler.postTask.bind(scheduler);
+        scheduler.postTask = (task, options) =>
+          post(task, { ...options, delay: (options?.delay ?? 0) + delay });
+      }, taskDelayMs);
     }
     const pageErrors: string[] = [];
     const dialogs: string[] = [];
@@ -226,4 +241,23 @@ export async function expectStays<T>(read: () => T | Promise<T>, expected: T, ms
   } while (Date.now() < until);
   const last: unknown = await read();
   expect(last, `unchanged for ${ms} ms`).toEqual(expected);
+}
+
+/**
+ * Waits until the page has run what its last input deferred (src/platform/tasks.ts: `afterInput` posts a
+ * user-visible task): a background task posted now runs only after every user-visible one. For a test that
+ * moves a paused page clock right after a press whose effect cannot be seen yet (a tooltip about to open that
+ * the press cancels): moved first, the clock would run ahead of the press.
+ */
+export async function inputSettled(page: Page): Promise<void> {
+  await page.evaluate(
+    () =>
+      new Promise<void>((resolve) => {
+        const { scheduler } = globalThis as {
+          scheduler?: { postTask?: (task: () => void, options: object) => void };
+        };
+        if (scheduler?.postTask) scheduler.postTask(resolve, { priority: 'background' });
+        else resolve();
+      }),
+  );
 }
