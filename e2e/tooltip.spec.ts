@@ -3,9 +3,12 @@
  * has been open, the next opens at once until 300 ms after the last one closed.
  */
 import type { Page } from '@playwright/test';
-import { expect, header, LANDING_TITLE, openPage, test } from './fixtures';
+import { expect, header, inputSettled, LANDING_TITLE, openPage, test } from './fixtures';
 
 const START = new Date('2030-01-01T09:00:00Z').getTime();
+const GALLERY = '/campaign/components/info';
+/** The tooltip machine's chunk (src/ui/TooltipArk.tsx), loaded on first intent or when the pointer reaches a trigger. */
+const TOOLTIP_CHUNK = /\/assets\/TooltipArk-[^/?]+\.js$/;
 /** One animation frame: a closing tooltip leaves the accessibility tree after its exit frame. */
 const FRAME = 20;
 
@@ -19,6 +22,19 @@ function tooltip(page: Page, text: string) {
   return page.getByRole('tooltip').filter({ hasText: text });
 }
 
+/**
+ * Moves page time a frame at a time until the tooltip saying `text` has gone: a tooltip hears of a press or a
+ * key a task after it (`afterInput`), then leaves after its exit frame.
+ */
+async function untilGone(page: Page, text: string): Promise<void> {
+  await expect
+    .poll(async () => {
+      await page.clock.runFor(FRAME);
+      return tooltip(page, text).count();
+    })
+    .toBe(0);
+}
+
 /** Hovers the element, then moves the pointer to a neutral spot (the main heading) to leave it. */
 async function leave(page: Page): Promise<void> {
   await page.getByRole('main').getByRole('heading', { level: 1 }).hover();
@@ -26,7 +42,7 @@ async function leave(page: Page): Promise<void> {
 
 test.describe('tooltips', () => {
   test('open after 700 ms, and the next one at once within 300 ms of the last closing', async ({ page }) => {
-    await openWithClock(page, '/campaign/components/info', 'Component gallery');
+    await openWithClock(page, GALLERY, 'Component gallery');
     const share = page.getByRole('button', { name: 'Share' });
     const bookmark = page.getByRole('button', { name: 'Bookmark' });
     const report = page.getByRole('button', { name: 'Report' });
@@ -65,7 +81,7 @@ test.describe('tooltips', () => {
   });
 
   test('a press closes the open tooltip at once, and one about to open never opens', async ({ page }) => {
-    await openWithClock(page, '/campaign/components/info', 'Component gallery');
+    await openWithClock(page, GALLERY, 'Component gallery');
     const share = page.getByRole('button', { name: 'Share' });
     const report = page.getByRole('button', { name: 'Report' });
 
@@ -74,8 +90,7 @@ test.describe('tooltips', () => {
     await expect(tooltip(page, 'Share')).toBeVisible();
     // The pointer goes down and stays down: the pointer-down alone closes it.
     await page.mouse.down();
-    await page.clock.runFor(FRAME);
-    await expect(tooltip(page, 'Share')).toHaveCount(0);
+    await untilGone(page, 'Share');
     await page.mouse.up();
 
     // Past the skip window, onto another button, and pressed before its 700 ms are up.
@@ -84,8 +99,70 @@ test.describe('tooltips', () => {
     await page.clock.runFor(300);
     await page.mouse.down();
     await page.mouse.up();
+    await inputSettled(page);
     await page.clock.runFor(700);
     await expect(tooltip(page, 'Report')).toHaveCount(0);
+  });
+
+  test('keyboard focus opens a tooltip at once and describes the control; Escape and Tab close it', async ({
+    page,
+  }) => {
+    await openWithClock(page, GALLERY, 'Component gallery');
+    const share = page.getByRole('button', { name: 'Share' });
+    const bookmark = page.getByRole('button', { name: 'Bookmark' });
+    for (let presses = 0; presses < 40; presses += 1) {
+      if (await share.evaluate((button) => button === document.activeElement)) break;
+      await page.keyboard.press('Tab');
+    }
+    await expect(share).toBeFocused();
+    // At once: page time stands still.
+    await expect(tooltip(page, 'Share')).toBeVisible();
+    await expect(share).toHaveAccessibleDescription('Share');
+
+    await page.keyboard.press('Tab');
+    await expect(bookmark).toBeFocused();
+    await expect(tooltip(page, 'Bookmark')).toBeVisible();
+    await untilGone(page, 'Share');
+
+    await page.keyboard.press('Escape');
+    await untilGone(page, 'Bookmark');
+    await expect(bookmark).toBeFocused();
+    await expect(bookmark).not.toHaveAccessibleDescription('Bookmark');
+  });
+
+  test('a trigger stays the same element when its tooltip’s code arrives, and the delay counts from the hover', async ({
+    page,
+  }) => {
+    // The tooltip's code is held back until the pointer is on the trigger.
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route(TOOLTIP_CHUNK, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await openWithClock(page, GALLERY, 'Component gallery');
+    const share = page.getByRole('button', { name: 'Share' });
+    await share.evaluate((button) => {
+      (button as HTMLElement & { marked?: boolean }).marked = true;
+    });
+    await share.hover();
+    await page.clock.runFor(300);
+    const arrived = page.waitForResponse(TOOLTIP_CHUNK);
+    release();
+    await arrived;
+    await expect(share).toHaveAttribute('data-scope', 'tooltip');
+    await page.clock.runFor(399);
+    await expect(tooltip(page, 'Share')).toHaveCount(0);
+    await page.clock.runFor(1);
+    await expect(tooltip(page, 'Share')).toBeVisible();
+    expect(await share.evaluate((button) => (button as HTMLElement & { marked?: boolean }).marked)).toBe(
+      true,
+    );
+    // And it still works as a button.
+    await share.click();
+    await untilGone(page, 'Share');
   });
 
   test('the header’s icon-only colour-mode buttons say what they are', async ({ page }) => {

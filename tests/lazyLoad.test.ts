@@ -2,7 +2,7 @@
 // Code left out of the first load (src/platform/lazyLoad.ts): when it is fetched, and how a module that is on
 // its way, loaded, or failed looks to the components waiting for it.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { lazyModule, onFirstIntent, whenIdle } from '../src/platform/lazyLoad';
+import { lazyModule, whenIdle } from '../src/platform/lazyLoad';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -20,69 +20,6 @@ function controlled<T>() {
   });
   return { promise, resolve, reject };
 }
-
-describe('the first sign of intent', () => {
-  it.each([
-    ['a mouse moving', () => new PointerEvent('pointermove', { pointerType: 'mouse', bubbles: true })],
-    ['a finger pressing', () => new PointerEvent('pointerdown', { pointerType: 'touch', bubbles: true })],
-    ['a key press', () => new KeyboardEvent('keydown', { key: 'Tab', bubbles: true })],
-    ['a focus change', () => new FocusEvent('focusin', { bubbles: true })],
-  ])('loads once on %s, and never again', (_, event) => {
-    const load = vi.fn();
-    onFirstIntent(load);
-    document.body.innerHTML = '<button>Go</button>';
-    const button = document.querySelector('button') as HTMLButtonElement;
-    button.dispatchEvent(event());
-    expect(load).toHaveBeenCalledOnce();
-    for (const type of ['pointermove', 'pointerdown', 'keydown', 'focusin']) {
-      button.dispatchEvent(new Event(type, { bubbles: true }));
-    }
-    expect(load).toHaveBeenCalledOnce();
-  });
-
-  it('ignores a finger resting on the screen: a touch never opens a hover tooltip', () => {
-    const load = vi.fn();
-    const cancel = onFirstIntent(load);
-    document.dispatchEvent(new PointerEvent('pointermove', { pointerType: 'touch' }));
-    expect(load).not.toHaveBeenCalled();
-    cancel();
-  });
-
-  it('hears the intent before the page does, even where the page stops the event', () => {
-    const load = vi.fn();
-    const cancel = onFirstIntent(load);
-    document.body.innerHTML = '<input>';
-    const input = document.querySelector('input') as HTMLInputElement;
-    input.addEventListener('keydown', (event) => event.stopPropagation());
-    input.dispatchEvent(new KeyboardEvent('keydown', { key: 'a', bubbles: true }));
-    expect(load).toHaveBeenCalledOnce();
-    cancel();
-  });
-
-  it('never delays scrolling: its listeners are passive, and cancelling removes those very listeners', () => {
-    const add = vi.spyOn(document, 'addEventListener');
-    const remove = vi.spyOn(document, 'removeEventListener');
-    const cancel = onFirstIntent(vi.fn());
-    expect(add.mock.calls.map(([type, , options]) => [type, options])).toEqual(
-      ['pointermove', 'pointerdown', 'keydown', 'focusin'].map((type) => [
-        type,
-        { capture: true, passive: true },
-      ]),
-    );
-    cancel();
-    // A browser removes a capturing listener only when told `capture` again (happy-dom removes it either way).
-    expect(remove.mock.calls).toEqual(add.mock.calls.map(([type, listener]) => [type, listener, true]));
-  });
-
-  it('loads nothing once cancelled', () => {
-    const load = vi.fn();
-    onFirstIntent(load)();
-    for (const type of ['pointermove', 'pointerdown', 'keydown', 'focusin']) {
-      document.dispatchEvent(new Event(type));
-    }
-    expect(load).not.toHaveBeenCalled();
-  });
-});
 
 describe('idle time', () => {
   it('runs when the browser says it is idle, within the time given', () => {

@@ -1,75 +1,80 @@
-import {
-  cloneElement,
-  type PointerEvent,
-  type ReactElement,
-  useEffect,
-  useState,
-  useSyncExternalStore,
-} from 'react';
-import { lazyModule, onFirstIntent, whenIdle } from '../platform/lazyLoad';
+import { cloneElement, type ReactElement, useEffect, useId, useState, useSyncExternalStore } from 'react';
+import { lazyModule, whenIdle } from '../platform/lazyLoad';
+import type { TriggerProps } from './TooltipArk';
 
 /**
  * Tooltips (Ark UI's tooltip with Zag's popper and Floating UI, about 15 kB gzip) show only after a pointer
- * rests on a control for 700 ms. Their code is fetched on the first pointer or keyboard intent anywhere on the
- * page, or when the browser is idle, whichever comes first; until then a trigger is rendered as it is. (When
- * the code arrives the trigger is mounted anew inside the tooltip: a trigger focused at that very moment would
- * lose focus, which is why the code comes on the first intent, a key press or more before focus can get there.)
+ * rests on a control for 700 ms, or keyboard focus reaches it. Their code is fetched when the browser is idle,
+ * or when a trigger is pointed at or focused, whichever comes first.
  */
 const tooltipCode = lazyModule(() => import('./TooltipArk'));
 
+/** Fetches the code. Without it a trigger still works, with no tooltip, and the next need tries again. */
+function load(): void {
+  tooltipCode
+    .load()
+    .catch((error: unknown) => console.warn('[campaign-web] Tooltips could not be loaded.', error));
+}
+
 let armed = false;
-/** Starts watching for intent once, when the first tooltip mounts. */
+/** Fetches the code when the browser is next idle after the first tooltip mounts. */
 function armLoading(): void {
   if (armed) return;
   armed = true;
-  const load = () => {
-    tooltipCode.load().catch((error: unknown) => {
-      // Without the code a trigger still works; it only has no tooltip. The next intent tries again.
-      console.warn('[campaign-web] Tooltips could not be loaded.', error);
-      armed = false;
-    });
-  };
-  const cancelIntent = onFirstIntent(() => {
-    cancelIdle();
-    load();
-  });
-  const cancelIdle = whenIdle(() => {
-    cancelIntent();
-    load();
-  }, 5000);
+  whenIdle(load, 5000);
 }
 
 export interface TooltipProps {
   /** What the tooltip says; for an icon-only control it repeats the control's accessible name. */
   readonly label: string;
-  /** The one element that triggers it; it receives the trigger's props (`asChild`). */
-  readonly children: ReactElement<{
-    onPointerEnter?: (event: PointerEvent) => void;
-    onPointerLeave?: (event: PointerEvent) => void;
-  }>;
+  /** The one element that triggers it; it receives the trigger's props and an `id`. */
+  readonly children: ReactElement;
 }
 
-/** A tooltip that opens after 700 ms, or at once within 300 ms of another one closing (./TooltipArk.tsx). */
+/**
+ * A tooltip that opens after 700 ms, or at once within 300 ms of another one closing (./TooltipArk.tsx).
+ *
+ * The trigger is rendered here, always in the same place, so it is never mounted anew. Zag's tooltip machine
+ * (./TooltipArk.tsx, beside it) comes only when the pointer or focus first reaches the trigger, and hands its
+ * trigger props back: a mounted tooltip machine listens to every press and focus change in the document, and
+ * a visit that never points at a tooltip should not pay for that on each click.
+ */
 export function Tooltip({ label, children }: TooltipProps) {
   const code = useSyncExternalStore(tooltipCode.subscribe, tooltipCode.get, () => undefined);
-  const [hoveredAt, setHoveredAt] = useState<number>();
+  const id = useId();
+  // When the pointer last came onto the trigger, or focus to it, before its machine was there.
+  const [engagedAt, setEngagedAt] = useState<number>();
+  const [machineProps, setMachineProps] = useState<TriggerProps>();
   useEffect(armLoading, []);
-  if (code)
-    return (
-      <code.TooltipArk label={label} hoveredAt={hoveredAt}>
-        {children}
-      </code.TooltipArk>
-    );
-  // Until the code is here, remember when the pointer arrived, so the delay still counts from then.
-  return cloneElement(children, {
-    onPointerEnter: (event: PointerEvent) => {
-      children.props.onPointerEnter?.(event);
-      if (event.pointerType !== 'touch') setHoveredAt(performance.now());
-      void tooltipCode.load().catch(() => undefined);
-    },
-    onPointerLeave: (event: PointerEvent) => {
-      children.props.onPointerLeave?.(event);
-      setHoveredAt(undefined);
-    },
-  });
+  const props: TriggerProps = { ...(machineProps ?? { id, onPointerEnter: engage, onFocus: engage }) };
+  function engage(event: { pointerType?: string }) {
+    // A touch never opens a hover tooltip: a finger resting on a control is a press.
+    if (event.pointerType === 'touch') return;
+    setEngagedAt(performance.now());
+    load();
+  }
+  // The child's own handlers run first, then the tooltip's.
+  const own = children.props as TriggerProps;
+  for (const [name, handler] of Object.entries(props)) {
+    const first = own[name];
+    if (typeof first === 'function' && typeof handler === 'function')
+      props[name] = (event: unknown) => {
+        first(event);
+        handler(event);
+      };
+  }
+  return (
+    <>
+      {cloneElement(children, props)}
+      {code && engagedAt !== undefined ? (
+        <code.TooltipArk
+          label={label}
+          triggerId={id}
+          engagedAt={engagedAt}
+          ready={machineProps !== undefined}
+          onTriggerProps={setMachineProps}
+        />
+      ) : null}
+    </>
+  );
 }

@@ -1,13 +1,10 @@
-import { ark } from '@ark-ui/react/factory';
 import { Portal } from '@ark-ui/react/portal';
 import { Tooltip as ArkTooltip, useTooltipContext } from '@ark-ui/react/tooltip';
 import {
   type MouseEvent,
   type PointerEvent,
-  type ReactElement,
-  type Ref,
   useEffect,
-  useRef,
+  useLayoutEffect,
   useState,
   useSyncExternalStore,
 } from 'react';
@@ -60,46 +57,37 @@ const content = css({
   maxW: '16rem',
 });
 
+/** Props of a trigger: attributes and React event handlers. */
+export type TriggerProps = Record<string, unknown>;
+
 export interface TooltipArkProps {
   readonly label: string;
-  readonly children: ReactElement;
+  /** The `id` of the trigger, which ./Tooltip.tsx renders. */
+  readonly triggerId: string;
   /**
-   * When the pointer came to rest on the trigger before this code had loaded (see ./Tooltip.tsx): the
-   * tooltip still opens `openDelayMs` after that moment, not after the load.
+   * When the pointer came onto the trigger, or focus to it, before this machine existed: a tooltip pointed at
+   * before its code had loaded still opens `openDelayMs` after that moment, not after the load.
    */
-  readonly hoveredAt?: number;
+  readonly engagedAt: number;
+  /** Whether the trigger carries the props reported by `onTriggerProps` yet. */
+  readonly ready: boolean;
+  /** Receives the trigger's props each time they change (./Tooltip.tsx puts them on the trigger). */
+  readonly onTriggerProps: (props: TriggerProps) => void;
 }
 
-/** An Ark UI tooltip that opens after 700 ms, or at once within 300 ms of another one closing. */
-export function TooltipArk({ label, children, hoveredAt }: TooltipArkProps) {
+/**
+ * The machine of one tooltip (Ark UI's): it opens after 700 ms, or at once within 300 ms of another one
+ * closing. It renders the content; the trigger is ./Tooltip.tsx's, which this machine hands its props.
+ */
+export function TooltipArk({ label, triggerId, engagedAt, ready, onTriggerProps }: TooltipArkProps) {
   const warm = useSyncExternalStore(skipDelay.subscribe, skipDelay.isWarm, () => false);
-  const trigger = useRef<HTMLButtonElement>(null);
-  // Only for the first open after a late load: the part of the delay that the load has not used up yet.
-  const [catchUpDelay, setCatchUpDelay] = useState(() =>
-    hoveredAt === undefined
-      ? undefined
-      : Math.max(0, config.tooltip.openDelayMs - (performance.now() - hoveredAt)),
+  // Only for the first open: the part of the delay that loading the code has not used up yet.
+  const [catchUpDelay, setCatchUpDelay] = useState<number | undefined>(() =>
+    Math.max(0, config.tooltip.openDelayMs - (performance.now() - engagedAt)),
   );
-  // The pointer has rested for the whole delay already (the code took that long): open now, not after a 0 ms
-  // timer. `hoveredAt` is cleared when the pointer leaves, so it is still there.
-  const [openAtOnce] = useState(() => catchUpDelay === 0);
-  useEffect(() => {
-    const element = trigger.current;
-    if (hoveredAt === undefined) return;
-    if (openAtOnce) {
-      skipDelay.opened();
-      return;
-    }
-    if (!element?.matches(':hover')) {
-      setCatchUpDelay(undefined);
-      return;
-    }
-    // Zag starts its delay on a pointer event over the trigger; the one that happened came before it existed.
-    element.dispatchEvent(new PointerEvent('pointerover', { bubbles: true, pointerType: 'mouse' }));
-  }, [hoveredAt, openAtOnce]);
   return (
     <ArkTooltip.Root
-      defaultOpen={openAtOnce}
+      ids={{ trigger: triggerId }}
       openDelay={warm ? 0 : (catchUpDelay ?? config.tooltip.openDelayMs)}
       // Closing is immediate, as in the spec: the skip window then runs from the moment it is gone.
       closeDelay={0}
@@ -110,9 +98,13 @@ export function TooltipArk({ label, children, hoveredAt }: TooltipArkProps) {
         else skipDelay.closed();
       }}
     >
-      <Trigger triggerRef={trigger} onPointerLeave={() => setCatchUpDelay(undefined)}>
-        {children}
-      </Trigger>
+      <Trigger
+        triggerId={triggerId}
+        ready={ready}
+        openAtOnce={catchUpDelay === 0}
+        onTriggerProps={onTriggerProps}
+        onPointerLeave={() => setCatchUpDelay(undefined)}
+      />
       <Portal>
         <ArkTooltip.Positioner>
           <ArkTooltip.Content className={content}>{label}</ArkTooltip.Content>
@@ -122,34 +114,46 @@ export function TooltipArk({ label, children, hoveredAt }: TooltipArkProps) {
   );
 }
 
-interface TriggerProps {
-  readonly triggerRef: Ref<HTMLElement>;
+interface TriggerReportProps extends Pick<TooltipArkProps, 'triggerId' | 'ready' | 'onTriggerProps'> {
+  /** The pointer has rested for the whole delay already (the code took that long). */
+  readonly openAtOnce: boolean;
   readonly onPointerLeave: () => void;
-  readonly children: ReactElement;
 }
 
 /**
- * Ark's trigger (`ArkTooltip.Trigger asChild`), except that Zag hears of a press (pointer-down, click) after the
- * frame the press asked for: each of its state changes is a synchronous render (`flushSync`), and closing a
- * tooltip that was about to open took most of a click on a header control at 4x CPU before the control could
- * show it was pressed. The tooltip closes a frame later, which nobody can see.
+ * Hands the trigger's props to ./Tooltip.tsx whenever the tooltip opens or closes (nothing else in them
+ * changes), then tells the machine what happened before it existed: the pointer resting on the trigger, or
+ * keyboard focus on it.
+ *
+ * Zag hears of a press (pointer-down, click) after the frame the press asked for: each of its state changes is
+ * a synchronous render (`flushSync`), and closing a tooltip that was about to open took most of a click on a
+ * header control at 4x CPU before the control could show it was pressed. It closes a frame later, which nobody
+ * can see.
  */
-function Trigger({ triggerRef, onPointerLeave, children }: TriggerProps) {
+function Trigger({ triggerId, ready, openAtOnce, onTriggerProps, onPointerLeave }: TriggerReportProps) {
   const tooltip = useTooltipContext();
-  const { onPointerDown, onClick, ...props } = tooltip.getTriggerProps();
-  return (
-    <ark.button
-      asChild
-      ref={triggerRef as Ref<HTMLButtonElement>}
-      {...props}
-      onPointerDown={(event: PointerEvent<HTMLButtonElement>) => afterInput(() => onPointerDown?.(event))}
-      onClick={(event: MouseEvent<HTMLButtonElement>) => afterInput(() => onClick?.(event))}
-      onPointerLeave={(event: PointerEvent<HTMLButtonElement>) => {
-        props.onPointerLeave?.(event);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the props change only with `open` (Zag's connect).
+  useLayoutEffect(() => {
+    const { onPointerDown, onClick, onPointerLeave: leave, ...props } = tooltip.getTriggerProps();
+    onTriggerProps({
+      ...props,
+      onPointerDown: (event: PointerEvent<HTMLButtonElement>) => afterInput(() => onPointerDown?.(event)),
+      onClick: (event: MouseEvent<HTMLButtonElement>) => afterInput(() => onClick?.(event)),
+      onPointerLeave: (event: PointerEvent<HTMLButtonElement>) => {
+        leave?.(event);
         onPointerLeave();
-      }}
-    >
-      {children}
-    </ark.button>
-  );
+      },
+    });
+  }, [tooltip.open]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, when the trigger first carries the props.
+  useEffect(() => {
+    const trigger = document.getElementById(triggerId);
+    if (!ready || !trigger) return;
+    if (trigger.matches(':focus-visible') || (openAtOnce && trigger.matches(':hover'))) tooltip.setOpen(true);
+    // Zag starts its delay on a pointer event over the trigger; the one that happened came before it listened.
+    else if (trigger.matches(':hover'))
+      trigger.dispatchEvent(new PointerEvent('pointerover', { bubbles: true, pointerType: 'mouse' }));
+    else onPointerLeave();
+  }, [ready]);
+  return null;
 }
