@@ -2,7 +2,7 @@
  * Tooltip delays (spec section 12) with Playwright's clock: 700 ms before the first one opens; after one
  * has been open, the next opens at once until 300 ms after the last one closed.
  */
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { expect, header, inputSettled, LANDING_TITLE, openPage, test } from './fixtures';
 
 const START = new Date('2030-01-01T09:00:00Z').getTime();
@@ -35,6 +35,19 @@ async function untilGone(page: Page, text: string): Promise<void> {
     .toBe(0);
 }
 
+/** How long the pointer rests on a trigger before its tooltip's machine comes (src/ui/Tooltip.tsx REST_MS). */
+const REST = 100;
+
+/**
+ * Points at a trigger and waits until its tooltip's machine has come (the trigger then carries Zag's props):
+ * after `rest` ms of page time (REST for the first tooltip, 0 within the skip window).
+ */
+async function pointAt(page: Page, trigger: Locator, rest: number): Promise<void> {
+  await trigger.hover();
+  if (rest > 0) await page.clock.runFor(rest);
+  await expect(trigger).toHaveAttribute('data-scope', 'tooltip');
+}
+
 /** Hovers the element, then moves the pointer to a neutral spot (the main heading) to leave it. */
 async function leave(page: Page): Promise<void> {
   await page.getByRole('main').getByRole('heading', { level: 1 }).hover();
@@ -47,24 +60,24 @@ test.describe('tooltips', () => {
     const bookmark = page.getByRole('button', { name: 'Bookmark' });
     const report = page.getByRole('button', { name: 'Report' });
 
-    await share.hover();
-    await page.clock.runFor(699);
+    await pointAt(page, share, REST);
+    await page.clock.runFor(699 - REST);
     await expect(tooltip(page, 'Share')).toHaveCount(0);
     await page.clock.runFor(1);
     await expect(tooltip(page, 'Share')).toBeVisible();
 
     // Straight to the next: no delay (a frame lets the zero-delay timers and the exit run).
-    await bookmark.hover();
+    await pointAt(page, bookmark, 0);
     await page.clock.runFor(FRAME);
     await expect(tooltip(page, 'Bookmark')).toBeVisible();
-    await expect(tooltip(page, 'Share')).toHaveCount(0);
+    await untilGone(page, 'Share');
 
     // Closed, then onto another button 298 ms later: still at once.
     await leave(page);
     await page.clock.runFor(FRAME);
     await expect(tooltip(page, 'Bookmark')).toHaveCount(0);
     await page.clock.runFor(298 - FRAME);
-    await report.hover();
+    await pointAt(page, report, 0);
     await page.clock.runFor(1);
     await expect(tooltip(page, 'Report')).toBeVisible();
 
@@ -85,8 +98,8 @@ test.describe('tooltips', () => {
     const share = page.getByRole('button', { name: 'Share' });
     const report = page.getByRole('button', { name: 'Report' });
 
-    await share.hover();
-    await page.clock.runFor(700);
+    await pointAt(page, share, REST);
+    await page.clock.runFor(700 - REST);
     await expect(tooltip(page, 'Share')).toBeVisible();
     // The pointer goes down and stays down: the pointer-down alone closes it.
     await page.mouse.down();
@@ -102,6 +115,14 @@ test.describe('tooltips', () => {
     await inputSettled(page);
     await page.clock.runFor(700);
     await expect(tooltip(page, 'Report')).toHaveCount(0);
+
+    // Pressed as soon as the pointer arrives: the tooltip's machine never comes, and nothing opens.
+    const bookmark = page.getByRole('button', { name: 'Bookmark' });
+    await bookmark.click();
+    await inputSettled(page);
+    await page.clock.runFor(1000);
+    await expect(tooltip(page, 'Bookmark')).toHaveCount(0);
+    await expect(bookmark).not.toHaveAttribute('data-scope');
   });
 
   test('keyboard focus opens a tooltip at once and describes the control; Escape and Tab close it', async ({
@@ -149,6 +170,7 @@ test.describe('tooltips', () => {
     });
     await share.hover();
     await page.clock.runFor(300);
+    await expect(share).not.toHaveAttribute('data-scope');
     const arrived = page.waitForResponse(TOOLTIP_CHUNK);
     release();
     await arrived;
@@ -170,11 +192,24 @@ test.describe('tooltips', () => {
     const control = header(page).getByRole('radiogroup', { name: 'Color mode' });
     // The real control, not its first-paint stand-in (disabled, without tooltips).
     await expect(control.getByRole('radio', { name: 'Dark' })).toBeEnabled();
-    await control.locator('label', { hasText: 'Dark' }).hover();
-    await page.clock.runFor(700);
+    await pointAt(page, control.locator('label', { hasText: 'Dark' }), REST);
+    await page.clock.runFor(700 - REST);
     await expect(tooltip(page, 'Dark')).toBeVisible();
-    await control.locator('label', { hasText: 'System' }).hover();
+    await pointAt(page, control.locator('label', { hasText: 'System' }), 0);
     await page.clock.runFor(1);
     await expect(tooltip(page, 'System')).toBeVisible();
+
+    // From the keyboard: focus on the checked radio inside its label opens that label's tooltip at once.
+    await leave(page);
+    await untilGone(page, 'System');
+    await page.clock.runFor(300);
+    const light = control.getByRole('radio', { name: 'Light' });
+    await control.locator('label', { hasText: 'Light' }).click();
+    await expect(light).toBeChecked();
+    await untilGone(page, 'Light');
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Tab');
+    await expect(light).toBeFocused();
+    await expect(tooltip(page, 'Light')).toBeVisible();
   });
 });

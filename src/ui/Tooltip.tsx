@@ -1,4 +1,14 @@
-import { cloneElement, type ReactElement, useEffect, useId, useState, useSyncExternalStore } from 'react';
+import {
+  cloneElement,
+  type FocusEvent,
+  type PointerEvent,
+  type ReactElement,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+  useSyncExternalStore,
+} from 'react';
 import { lazyModule, whenIdle } from '../platform/lazyLoad';
 import type { TriggerProps } from './TooltipArk';
 
@@ -32,27 +42,56 @@ export interface TooltipProps {
 }
 
 /**
+ * How long the pointer rests on a trigger before the tooltip's machine comes: a pointer passing over, or one
+ * that presses at once, never pays for it. The 700 ms still count from the pointer's arrival.
+ */
+export const REST_MS = 100;
+
+/**
  * A tooltip that opens after 700 ms, or at once within 300 ms of another one closing (./TooltipArk.tsx).
  *
  * The trigger is rendered here, always in the same place, so it is never mounted anew. Zag's tooltip machine
- * (./TooltipArk.tsx, beside it) comes only when the pointer or focus first reaches the trigger, and hands its
- * trigger props back: a mounted tooltip machine listens to every press and focus change in the document, and
- * a visit that never points at a tooltip should not pay for that on each click.
+ * (./TooltipArk.tsx, beside it) comes only once the pointer rests on the trigger or keyboard focus reaches it,
+ * and hands its trigger props back: a mounted tooltip machine listens to every press and focus change in the
+ * document, and its first render is long (about 90 ms at 4x CPU), which must not fall in a click.
  */
 export function Tooltip({ label, children }: TooltipProps) {
   const code = useSyncExternalStore(tooltipCode.subscribe, tooltipCode.get, () => undefined);
   const id = useId();
-  // When the pointer last came onto the trigger, or focus to it, before its machine was there.
+  // When the pointer came onto the trigger, or keyboard focus to it, before its machine was there.
   const [engagedAt, setEngagedAt] = useState<number>();
   const [machineProps, setMachineProps] = useState<TriggerProps>();
+  const resting = useRef<ReturnType<typeof setTimeout>>(undefined);
   useEffect(armLoading, []);
-  const props: TriggerProps = { ...(machineProps ?? { id, onPointerEnter: engage, onFocus: engage }) };
-  function engage(event: { pointerType?: string }) {
-    // A touch never opens a hover tooltip: a finger resting on a control is a press.
-    if (event.pointerType === 'touch') return;
-    setEngagedAt(performance.now());
-    load();
-  }
+  const stop = () => clearTimeout(resting.current);
+  const props: TriggerProps = {
+    ...(machineProps ?? {
+      id,
+      onPointerEnter(event: PointerEvent) {
+        // A touch never opens a hover tooltip: a finger resting on a control is a press.
+        if (event.pointerType === 'touch') return;
+        const at = performance.now();
+        load();
+        stop();
+        // Within the skip window the next tooltip opens at once, so its machine comes at once too.
+        if (code?.isWarm()) setEngagedAt(at);
+        else resting.current = setTimeout(() => setEngagedAt(at), REST_MS);
+      },
+      onPointerLeave: stop,
+      // A press before the machine is ready (on its way, or still rendering): no tooltip until the pointer
+      // comes back.
+      onPointerDown() {
+        stop();
+        setEngagedAt(undefined);
+      },
+      onFocus(event: FocusEvent) {
+        // Focus from a click is no reason to show a tooltip; from the keyboard it is.
+        if (!(event.target as Element).matches(':focus-visible')) return;
+        setEngagedAt(performance.now());
+        load();
+      },
+    }),
+  };
   // The child's own handlers run first, then the tooltip's.
   const own = children.props as TriggerProps;
   for (const [name, handler] of Object.entries(props)) {

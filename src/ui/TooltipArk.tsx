@@ -44,6 +44,9 @@ const skipDelay = (() => {
   };
 })();
 
+/** Whether a tooltip opening now would open at once (./Tooltip.tsx then brings its machine at once too). */
+export const isWarm = skipDelay.isWarm;
+
 const content = css({
   bg: 'fg.highlighted',
   color: 'bg',
@@ -149,7 +152,10 @@ function Trigger({ triggerId, ready, openAtOnce, onTriggerProps, onPointerLeave 
   useEffect(() => {
     const trigger = document.getElementById(triggerId);
     if (!ready || !trigger) return;
-    if (trigger.matches(':focus-visible') || (openAtOnce && trigger.matches(':hover'))) tooltip.setOpen(true);
+    // Keyboard focus on the trigger or inside it (a colour-mode label holds its radio) opens it at once.
+    const focused = document.activeElement;
+    const keyboard = focused !== null && trigger.contains(focused) && focused.matches(':focus-visible');
+    if (keyboard || (openAtOnce && trigger.matches(':hover'))) tooltip.setOpen(true);
     // Zag starts its delay on a pointer event over the trigger; the one that happened came before it listened.
     else if (trigger.matches(':hover'))
       trigger.dispatchEvent(new PointerEvent('pointerover', { bubbles: true, pointerType: 'mouse' }));
