@@ -1,6 +1,12 @@
 // The size budget of the first load (issue 13), run by `npm test` after the build. Sizes are deterministic,
 // so they are tested; timings are not (see `npm run bench`). Gzip level 6, 1 kB = 1000 bytes.
 //
+// Deterministic up to a few bytes: every build stamps a new build ID into the entry (update detection), which
+// changes the entry's hash and so every file name that imports it; the gzip sizes move by up to about 20 bytes
+// from one build to the next (116,994 and 117,007 for the gallery, the same commit built twice). So outside CI
+// a first load passes only with `BUILD_NOISE_BYTES` to spare, and a limit that holds here holds on CI's build;
+// CI itself checks the limit as it is.
+//
 // Issue 13's targets are 100 kB for `/` and 110 kB for any route. The build is not there yet (see the
 // README's performance section): these limits hold what has been reached, so nothing grows back while the
 // rest is done. Lower them as the first load shrinks; never raise them without a reason in the commit.
@@ -26,14 +32,20 @@ const LIMITS = {
    * or posted before the app ran (src/platform/formState.ts) and the views' commands. Lower it again as the
    * first load shrinks (the gallery's small shared chunks are the next candidates). The gallery's tooltips
    * now render their triggers themselves and bring their machines only when pointed at (about 100 bytes, paid
-   * for by the shared first load's 100 bytes fewer, so the limit stays).
+   * for by the shared first load's 100 bytes fewer, so the limit stays). Raised by 0.1 kB because 117.0 had
+   * been set 6 bytes above the gallery's size, inside the build ID's noise (above): CI's build was 13 bytes
+   * larger than the one the limit was set from.
    */
-  routeJsGzip: 117_000,
+  routeJsGzip: 117_100,
   /** CSS of any route's first load. */
   cssGzip: 8_000,
   /** Smaller chunks cost a request (and a modulepreload) for next to nothing: fold them into an importer. */
   smallestChunkBytes: 200,
 };
+
+/** Above the largest difference seen between two builds of one commit (13 bytes). */
+const BUILD_NOISE_BYTES = 50;
+const spare = process.env.CI ? 0 : BUILD_NOISE_BYTES;
 
 const kB = (bytes) => `${(bytes / 1000).toFixed(1)} kB`;
 
@@ -47,8 +59,9 @@ for (const [route, load] of Object.entries(loads)) {
   const limit = route === '/' ? LIMITS.indexJsGzip : LIMITS.routeJsGzip;
   test(`first-load JavaScript of ${route} is at most ${kB(limit)} gzip`, () => {
     assert.ok(
-      load.jsSize.gzip <= limit,
-      `${route} loads ${kB(load.jsSize.gzip)} gzip of JavaScript (${load.js.join(', ')}), over ${kB(limit)}`,
+      load.jsSize.gzip + spare <= limit,
+      `${route} loads ${load.jsSize.gzip} bytes gzip of JavaScript (${load.js.join(', ')}), ` +
+        (spare ? `not ${spare} bytes (a build's noise) under ${kB(limit)}` : `over ${kB(limit)}`),
     );
   });
   test(`first-load CSS of ${route} is at most ${kB(LIMITS.cssGzip)} gzip`, () => {
