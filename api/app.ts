@@ -31,21 +31,23 @@ export async function createApiApp(
   const app = Fastify({ logger: false, trustProxy: options.trustProxy ?? false });
   if (!options.database) app.addHook('onClose', () => database.close());
   const accounts = createAccounts({ db: database.db, config, ...(options.now ? { now: options.now } : {}) });
-  await app.register(apiPlugin, {
-    prefix: '/api',
-    db: database.db,
-    config,
-    accounts,
-    ...(options.now ? { now: options.now } : {}),
-    ...(options.log ? { log: options.log } : {}),
-  });
-  await app.register(formsPlugin, {
-    accounts,
-    bodyLimitBytes: config.bodyLimitBytes,
-    loginTemplate: options.loginTemplate ?? (async () => undefined),
-    ...(options.log ? { log: options.log } : {}),
-  });
+  // A plugin that fails to load rejects its `register` (or `ready`): the app is closed, and with it the
+  // database it opened, so a failed start leaves no embedded folder locked.
   try {
+    await app.register(apiPlugin, {
+      prefix: '/api',
+      db: database.db,
+      config,
+      accounts,
+      ...(options.now ? { now: options.now } : {}),
+      ...(options.log ? { log: options.log } : {}),
+    });
+    await app.register(formsPlugin, {
+      accounts,
+      bodyLimitBytes: config.bodyLimitBytes,
+      loginTemplate: options.loginTemplate ?? (async () => undefined),
+      ...(options.log ? { log: options.log } : {}),
+    });
     await app.ready();
   } catch (error) {
     await app.close().catch(() => undefined);

@@ -78,7 +78,7 @@ let dump: Promise<Blob> | undefined;
  * in WebAssembly, 5 to 12 s on a busy 2-core machine; loading a dump takes a fraction of that. The migrations
  * themselves are tested where a test opens a database from nothing (tests/server.database.test.ts).
  */
-function migratedDump(): Promise<Blob> {
+export function migratedDump(): Promise<Blob> {
   dump ??= (async () => {
     const file = path.join(DUMPS, `${await migrationsKey()}.tar.gz`);
     const saved = await readFile(file).catch(() => null);
