@@ -1,0 +1,99 @@
+// @vitest-environment node
+// The edges of the report routes (api/reports.ts) that tests/server.api.reports.test.ts leaves open: the wait a
+// flooding address is told, the read token's scheme, the listing's query refused when malformed, and one
+// report picked out of several by its id.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { testApiConfig } from '../api/config';
+import type { ReportsConfig } from '../api/reports';
+import type { ReportBody, StoredReport } from '../api/types';
+import { type ApiClient, apiClient, resetDatabase, useTestDatabase } from './support/apiHarness';
+
+const TOKEN = 'a-long-read-token';
+
+function report(buildId: string): ReportBody {
+  return {
+    kind: 'error',
+    buildId,
+    route: { name: 'index', path: '/' },
+    state: 'settled',
+    events: [],
+    eventsDropped: 0,
+    boot: null,
+    error: { name: 'ApiError', message: 'The demo API failed unexpectedly.', status: 500 },
+    time: 0,
+  };
+}
+
+describe('report routes, their edges', () => {
+  const database = useTestDatabase('pglite');
+  const clients: ApiClient[] = [];
+  let now = Date.UTC(2026, 0, 1);
+  const open = async (reports: Partial<ReportsConfig> = {}) => {
+    const base = testApiConfig();
+    const client = await apiClient(database(), {
+      now: () => now,
+      config: { reports: { ...base.reports, readToken: TOKEN, ...reports } },
+    });
+    clients.push(client);
+    return client;
+  };
+  const post = (api: ApiClient, body: ReportBody) =>
+    api.request({
+      method: 'POST',
+      url: '/api/reports',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify(body),
+    });
+  const list = (api: ApiClient, query: string, authorization = `Bearer ${TOKEN}`) =>
+    api.request({ method: 'GET', url: `/api/reports${query}`, headers: { authorization } });
+
+  beforeEach(async () => {
+    now = Date.UTC(2026, 0, 1);
+    await resetDatabase(database());
+  });
+  afterEach(async () => {
+    await Promise.all(clients.splice(0).map((client) => client.close()));
+  });
+
+  it('tells a flooding address to wait out the rest of the window, in whole seconds', async () => {
+    const api = await open({ perAddress: 1, windowSeconds: 90 });
+    expect((await post(api, report('b1'))).statusCode).toBe(201);
+    const refused = await post(api, report('b1'));
+    expect(refused.statusCode).toBe(429);
+    // Moments into a 90 s window: 90 s to wait, rounded up.
+    expect(refused.headers['retry-after']).toBe('90');
+    expect(refused.json()).toEqual({ message: 'Too many reports from this address; try again in 90 s.' });
+  });
+
+  it('picks one report out of several by its id', async () => {
+    const api = await open();
+    const ids: string[] = [];
+    for (const build of ['b1', 'b2', 'b3']) {
+      now += 1000;
+      ids.push(((await post(api, report(build))).json() as { id: string }).id);
+    }
+    const res = await list(api, `?id=${ids[1]}`);
+    expect(res.statusCode).toBe(200);
+    const { reports } = res.json() as { reports: StoredReport[] };
+    expect(reports.map((stored) => [stored.id, stored.buildId])).toEqual([[ids[1], 'b2']]);
+  });
+
+  it('wants the token after the Bearer scheme, not before it', async () => {
+    const api = await open();
+    expect((await list(api, '', `${TOKEN}Bearer `)).statusCode).toBe(401);
+    expect((await list(api, '', `Bearer ${TOKEN}`)).statusCode).toBe(200);
+  });
+
+  it.each([
+    ['a limit of 0', '?limit=0', '"limit" is not valid.'],
+    ['a limit that is not a number', '?limit=ten', '"limit" is not valid.'],
+    ['a limit of six digits', '?limit=100000', '"limit" is not valid.'],
+    ['an id longer than any report’s', `?id=${'x'.repeat(33)}`, '"id" must be at most 32 characters.'],
+    ['an unknown parameter', '?kind=error', '"kind" is not a field of this request.'],
+  ])('refuses %s with 400 and says why', async (_name, query, message) => {
+    const api = await open();
+    const res = await list(api, query);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ message });
+  });
+});
