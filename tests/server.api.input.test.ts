@@ -2,7 +2,7 @@
 // Bad input for every route: wrong types, missing fields, unknown fields, huge bodies, malformed JSON,
 // unicode edge cases. Each gets a 4xx with the one error shape and a sentence a person can read, and
 // none leaves a trace in the database. On every backend: the unicode cases reach the database.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { OpenDatabase } from '../api/database/open';
 import { type ApiClient, apiClient, backends, openTestDatabase, resetDatabase } from './support/apiHarness';
 
@@ -13,19 +13,25 @@ describe.each(backends())('bad input on %s', (kind) => {
   let api: ApiClient;
   let cookie: string;
 
-  // One database, API and session for the whole file: refused input changes nothing, and the few
-  // tests that do change something put it back (hashing a password per test would dominate the run).
+  // One database and session for the whole file: refused input changes nothing, and the few tests that do
+  // change something put it back (hashing a password per test would dominate the run). The API itself is
+  // built for each test: the mutation run credits the code that builds it (each route's schema and messages)
+  // only to tests that run it, and an API built once for the file would leave those untested there.
   beforeAll(async () => {
     database = await openTestDatabase(kind);
     await resetDatabase(database);
-    api = await apiClient(database);
-    cookie = await api.signIn();
+    const first = await apiClient(database);
+    cookie = await first.signIn();
+    await first.close();
   }, 60_000);
   afterAll(async () => {
-    await api?.close();
     await database?.close();
   });
+  beforeEach(async () => {
+    api = await apiClient(database);
+  });
   afterEach(async () => {
+    await api.close();
     await database.db.updateTable('users').set({ displayName: 'Demo User' }).where('id', '=', 'u1').execute();
   });
 
