@@ -12,7 +12,7 @@ import { defineConfig } from 'vitest/config';
  */
 export default defineConfig({
   test: {
-    include: ['tests/server.api*.test.ts', 'tests/server.forms.test.ts', 'tests/server.database.test.ts'],
+    include: ['tests/server.api*.test.ts', 'tests/server.forms.test.ts', 'tests/server.database*.test.ts'],
     environment: 'node',
     restoreMocks: true,
     // One worker thread runs all of a mutant's test files, sharing the database.

@@ -9,15 +9,13 @@ import type { Database } from './schema.ts';
 
 /** Where the data lives: embedded PGlite (a folder, or memory for tests) or a PostgreSQL server. */
 export type DatabaseConfig =
-  | {
-      kind: 'pglite' /** A folder, created if missing; undefined keeps everything in memory. */;
-      dir?: string;
-      /**
-       * Without `dir`: a data folder as PGlite's `dumpDataDir()` wrote it, to start from in memory instead of
-       * an empty one. The tests start from a migrated dump, which skips initdb (seconds of WebAssembly).
-       */
-      from?: Blob;
-    }
+  /** Embedded PGlite in a folder, created if missing. */
+  | { kind: 'pglite'; dir: string; from?: undefined }
+  /**
+   * Embedded PGlite in memory: empty, or started from a data folder as PGlite's `dumpDataDir()` wrote it. The
+   * tests start from a migrated dump, which skips initdb (seconds of WebAssembly).
+   */
+  | { kind: 'pglite'; dir?: undefined; from?: Blob }
   | { kind: 'postgres'; url: string /** Connections in the pool. */; poolSize: number };
 
 export interface OpenDatabase {
@@ -63,14 +61,14 @@ async function openPglite(dir: string | undefined, from: Blob | undefined): Prom
   let client: PGlite;
   try {
     client = await PGlite.create({
-      ...(dir === undefined ? {} : { dataDir: where }),
-      ...(dir === undefined && from ? { loadDataDir: from } : {}),
+      dataDir: dir === undefined ? undefined : where,
+      loadDataDir: from,
       parsers: { [pgliteTypes.DATE]: keepText },
     });
   } catch (error) {
     await release();
     throw new DatabaseOpenError(
-      `Could not open the embedded database in ${where}: ${describe(error)}. ` +
+      `Could not open the embedded database in ${where}: ${describeError(error)}. ` +
         'Its files may be damaged or from another PGlite version. Nothing was changed: move the folder ' +
         'aside to start again from the seed data, or set DATA_DIR to another folder.',
       { cause: error },
@@ -101,14 +99,14 @@ async function openPostgres(config: { url: string; poolSize: number }): Promise<
   // An idle client that loses its server emits 'error' on the pool; without a listener that would
   // crash the process. The next query gets a fresh connection.
   pool.on('error', (error) =>
-    console.warn(`[demo-api] ${where}: idle connection failed: ${describe(error)}`),
+    console.warn(`[demo-api] ${where}: idle connection failed: ${describeError(error)}`),
   );
   try {
     const client = await pool.connect();
     client.release();
   } catch (error) {
     await pool.end().catch(() => undefined);
-    throw new DatabaseOpenError(`Could not connect to ${where}: ${describe(error)}.`, { cause: error });
+    throw new DatabaseOpenError(`Could not connect to ${where}: ${describeError(error)}.`, { cause: error });
   }
   const db = new Kysely<Database>({
     dialect: new PostgresDialect({ pool }),
@@ -133,7 +131,7 @@ async function migrateToLatest(db: Kysely<Database>): Promise<void> {
   if (error) {
     const failed = results?.find((result) => result.status === 'Error')?.migrationName;
     throw new DatabaseOpenError(
-      `Could not bring the database up to date${failed ? ` (migration ${failed} failed)` : ''}: ${describe(error)}.`,
+      `Could not bring the database up to date${failed ? ` (migration ${failed} failed)` : ''}: ${describeError(error)}.`,
       { cause: error },
     );
   }
@@ -148,7 +146,7 @@ async function lockFolder(dir: string): Promise<() => Promise<void>> {
   try {
     await mkdir(dir, { recursive: true });
   } catch (error) {
-    throw new DatabaseOpenError(`Could not create the database folder ${dir}: ${describe(error)}.`, {
+    throw new DatabaseOpenError(`Could not create the database folder ${dir}: ${describeError(error)}.`, {
       cause: error,
     });
   }
@@ -165,7 +163,7 @@ async function lockFolder(dir: string): Promise<() => Promise<void>> {
       };
     } catch (error) {
       if (!(error instanceof Error && 'code' in error && error.code === 'EEXIST')) {
-        throw new DatabaseOpenError(`Could not lock the database folder ${dir}: ${describe(error)}.`, {
+        throw new DatabaseOpenError(`Could not lock the database folder ${dir}: ${describeError(error)}.`, {
           cause: error,
         });
       }
@@ -194,8 +192,9 @@ function isRunning(pid: number): boolean {
   }
 }
 
-function describe(error: unknown): string {
-  if (error instanceof AggregateError && error.errors.length > 0) return describe(error.errors[0]);
+/** An error as one clause of a sentence: its message without the closing full stop (the first of several). */
+export function describeError(error: unknown): string {
+  if (error instanceof AggregateError && error.errors.length > 0) return describeError(error.errors[0]);
   if (error instanceof Error) return error.message.replace(/\.$/, '') || error.name;
   return String(error);
 }
