@@ -36,6 +36,9 @@ import { CACHE, cacheControlFor, type HeaderOptions, securityHeaders } from './s
 /** The largest request body any route takes (the demo API's own limit is the same). */
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
+/** How long a refused request's connection stays open to drain what the client still sends. */
+const LINGERING_CLOSE_MS = 2_000;
+
 /** What the API, icon and image modules log through. */
 type Logger = Pick<Console, 'warn' | 'error'>;
 
@@ -200,7 +203,11 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
           `HTTP/1.1 ${status} ${text}\r\n${headers}content-type: ${type}\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
         );
       }
-      socket.destroy();
+      // A lingering close, as nginx does: a client still sending (a header block past the limit) would meet a
+      // reset and could lose the answer, so what it sends is read and dropped for a moment after our FIN.
+      socket.end();
+      socket.resume();
+      setTimeout(() => socket.destroy(), LINGERING_CLOSE_MS).unref();
     },
     trustProxy: options.trustProxy ?? false,
     routerOptions: { maxParamLength: 2048 },

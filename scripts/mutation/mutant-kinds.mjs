@@ -234,14 +234,19 @@ export async function createRunner({ root = process.cwd(), config, timeoutMs = 3
   };
   const vitest = await createVitest(
     'test',
-    { root, config, watch: false, reporters: [{}], bail: 1, passWithNoTests: false },
+    // No file-system module cache (Vitest 5's default): it keys a module by the file on disk, so it would serve
+    // the original source, or a mutant of an earlier run, in place of the mutant this plugin loads.
+    { root, config, watch: false, reporters: [{}], bail: 1, passWithNoTests: false, fsModuleCache: false },
     { plugins: [plugin] },
   );
   const invalidate = (path) => {
     vitest.invalidateFile(path);
     for (const project of vitest.projects) {
-      const graph = project.vite.moduleGraph;
-      for (const module of graph.getModulesByFile(path) ?? []) graph.invalidateModule(module);
+      // Vitest 5 runs each test file in one of Vite's environments (ssr, client, its own): each has a graph.
+      for (const environment of Object.values(project.vite.environments)) {
+        const graph = environment.moduleGraph;
+        for (const module of graph.getModulesByFile(path) ?? []) graph.invalidateModule(module);
+      }
     }
   };
   return {

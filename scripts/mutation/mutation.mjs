@@ -80,7 +80,7 @@ const count = (mutants) => {
   return { ...tally, detected, valid, score: valid === 0 ? 100 : (100 * detected) / valid };
 };
 
-const describe = (t) =>
+const tally = (t) =>
   `(behaviour ${t.behaviour}, frozen ${t.frozen}, timeout ${t.timeout}, survived ${t.survived}, no coverage ${t.noCoverage}${t.ignored ? `, static left out ${t.ignored}` : ''})`;
 
 let failed = false;
@@ -126,7 +126,7 @@ for (const name of parts.filter((part) => part in RUNS)) {
   const files = Object.entries(report.files).sort(([a], [b]) => a.localeCompare(b));
   for (const [file, { mutants }] of files)
     console.log(
-      `mutation: ${file.padEnd(32)} ${count(mutants).score.toFixed(1).padStart(5)} % of ${String(count(mutants).valid).padStart(4)} ${describe(count(mutants))}`,
+      `mutation: ${file.padEnd(32)} ${count(mutants).score.toFixed(1).padStart(5)} % of ${String(count(mutants).valid).padStart(4)} ${tally(count(mutants))}`,
     );
   const all = count(files.flatMap(([, file]) => file.mutants));
   console.log(
@@ -148,7 +148,7 @@ if (reports.length > 0) {
     const t = count(mutants);
     const low = t.score < FOLDER_THRESHOLD;
     console.log(
-      `mutation: folder ${`${folder}/`.padEnd(14)} ${t.score.toFixed(2).padStart(6)} % of ${t.valid} ${describe(t)}${low ? ` BELOW ${FOLDER_THRESHOLD} %` : ''}`,
+      `mutation: folder ${`${folder}/`.padEnd(14)} ${t.score.toFixed(2).padStart(6)} % of ${t.valid} ${tally(t)}${low ? ` BELOW ${FOLDER_THRESHOLD} %` : ''}`,
     );
     if (low) failed = true;
   }

@@ -38,7 +38,7 @@ export function buildReport(
   const detail =
     cause.kind === 'vitals'
       ? { kind: 'vitals' as const, vitals: [...cause.vitals] }
-      : { kind: 'error' as const, error: describe(cause, snapshot === undefined) };
+      : { kind: 'error' as const, error: describeCause(cause, snapshot === undefined) };
   const events = log.events.map(scrubEvent);
   let dropped = log.dropped;
   let report: ReportBody = { ...base, ...detail, events, eventsDropped: dropped };
@@ -52,7 +52,7 @@ export function buildReport(
 }
 
 /** A failure before the app actor existed is a start-up failure (the static notice in index.html shows). */
-function describe(cause: ReportCause, beforeStart: boolean): ReportBody['error'] & object {
+function describeCause(cause: ReportCause, beforeStart: boolean): ReportBody['error'] & object {
   if (cause.kind === 'view') {
     const { error } = cause;
     return {

@@ -1,4 +1,4 @@
-import { bench, describe } from 'vitest';
+import { describe, test } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
 import type { LoadedPage, LoadPageInput, ReloadClaim } from '../../machines/app.machine';
 import { inertApp, testInput, testManifest } from '../support/appHarness';
@@ -27,14 +27,16 @@ const targets = [
 ];
 
 describe('app machine', () => {
-  bench('1,000 navigations (signed in, guards and redirects included)', async () => {
-    const actor = createActor(instant, { input: testInput }).start();
-    actor.send({ type: 'session.changed', signedIn: true });
-    for (let i = 0; i < 1000; i += 1) {
-      actor.send({ type: 'nav.go', to: targets[i % targets.length] as string });
-      await Promise.resolve();
-      await Promise.resolve();
-    }
-    actor.stop();
+  test('1,000 navigations (signed in, guards and redirects included)', async ({ bench }) => {
+    await bench('1,000 navigations', async () => {
+      const actor = createActor(instant, { input: testInput }).start();
+      actor.send({ type: 'session.changed', signedIn: true });
+      for (let i = 0; i < 1000; i += 1) {
+        actor.send({ type: 'nav.go', to: targets[i % targets.length] as string });
+        await Promise.resolve();
+        await Promise.resolve();
+      }
+      actor.stop();
+    }).run();
   });
 });

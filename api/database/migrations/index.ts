@@ -1,4 +1,4 @@
-import type { Migration } from 'kysely';
+import type { Migration } from 'kysely/migration';
 import * as initial from './0001_initial.ts';
 import * as seed from './0002_seed.ts';
 import * as reports from './0003_reports.ts';
