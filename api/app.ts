@@ -3,6 +3,7 @@ import { createAccounts } from './accounts.ts';
 import { type ApiConfig, readApiConfig } from './config.ts';
 import { type OpenDatabase, openDatabase } from './database/open.ts';
 import { formsPlugin } from './forms.ts';
+import type { ApiLog } from './logSafe.ts';
 import { apiPlugin } from './plugin.ts';
 
 export interface ApiAppOptions {
@@ -10,7 +11,7 @@ export interface ApiAppOptions {
   /** An already open database; otherwise `config.database` is opened, and closed with the app. */
   database?: OpenDatabase;
   now?: () => number;
-  log?: Pick<Console, 'error'>;
+  log?: ApiLog;
   /** Fastify's trustProxy: believe X-Forwarded-For for the client address (behind a proxy). */
   trustProxy?: boolean | string;
   /** The failure template of `/login` for the form routes (api/forms.ts); none: a plain failure page. */

@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { DatabaseConfig } from './database/open.ts';
 import { type Argon2Params, OWASP_ARGON2ID } from './passwords.ts';
 import { type ReportsConfig, readReportsConfig } from './reports.ts';
+import { MIN_SECRET_LENGTH } from './secrets.ts';
 
 /** Everything the demo API can be tuned with; `readApiConfig` builds it from the environment. */
 export interface ApiConfig {
@@ -66,6 +67,7 @@ export function readApiConfig(env: Env = process.env): ApiConfig {
     }
     return Number(raw);
   };
+  const secret = (name: string) => readSecret(env, name);
   const url = env.DATABASE_URL;
   const database: DatabaseConfig =
     url !== undefined && url !== ''
@@ -105,9 +107,22 @@ export function readApiConfig(env: Env = process.env): ApiConfig {
       windowSeconds: int('SIGN_IN_WINDOW_MINUTES', DEFAULTS.signInWindowMinutes) * 60,
     },
     bodyLimitBytes: DEFAULTS.bodyLimitBytes,
-    reports: readReportsConfig(int, env),
+    reports: readReportsConfig({ int, secret }, env),
     delayMs: int('DEMO_API_DELAY_MS', 0, 0),
   };
+}
+
+/** An operator's token: absent, or at least MIN_SECRET_LENGTH characters (a short one stops the start). */
+export function readSecret(env: Env, name: string): string | null {
+  const raw = env[name]?.trim() ?? '';
+  if (raw === '') return null;
+  if (raw.length < MIN_SECRET_LENGTH) {
+    throw new ConfigError(
+      `${name} is too short: ${raw.length} characters, at least ${MIN_SECRET_LENGTH} are needed ` +
+        '(`openssl rand -base64 32` makes one).',
+    );
+  }
+  return raw;
 }
 
 function flag(env: Env, name: string): boolean | undefined {

@@ -12,7 +12,11 @@ export class HttpError extends Error {
   }
 }
 
-/** Per route: the message for a field that fails validation, by keyword (`*` for any). */
+/**
+ * Per route: the message for a field that fails validation, by keyword (`*` for any). A field is named by its
+ * dotted path; `*` stands for any array index (`events.*.type`), and a field's `*` message also covers what is
+ * nested inside it (`state` for `state.navigation.loading`).
+ */
 export type FieldMessages = Record<string, Record<string, string>>;
 
 interface SchemaError {
@@ -77,8 +81,7 @@ function validationMessage(
       : error.keyword === 'additionalProperties'
         ? String(error.params.additionalProperty)
         : error.instancePath.replace(/^\//, '').replace(/\//g, '.');
-  const custom = messages[field];
-  const chosen = custom?.[error.keyword] ?? custom?.['*'];
+  const chosen = chosenMessage(messages, field, error.keyword);
   if (chosen) return chosen;
   if (field === '') return `${part} must be a JSON object.`;
   switch (error.keyword) {
@@ -92,7 +95,25 @@ function validationMessage(
       return `"${field}" must be at most ${String(error.params.limit)} characters.`;
     case 'minLength':
       return `"${field}" must not be empty.`;
+    case 'maximum':
+      return `"${field}" must be at most ${String(error.params.limit)}.`;
+    case 'minimum':
+      return `"${field}" must be at least ${String(error.params.limit)}.`;
     default:
       return `"${field}" is not valid.`;
   }
+}
+
+function chosenMessage(messages: FieldMessages, field: string, keyword: string): string | undefined {
+  const wildcard = field.replace(/(^|\.)\d+(?=\.|$)/g, '$1*');
+  for (const name of new Set([field, wildcard])) {
+    const chosen = messages[name]?.[keyword] ?? messages[name]?.['*'];
+    if (chosen) return chosen;
+  }
+  const parts = wildcard.split('.');
+  for (let length = parts.length - 1; length > 0; length -= 1) {
+    const chosen = messages[parts.slice(0, length).join('.')]?.['*'];
+    if (chosen) return chosen;
+  }
+  return undefined;
 }

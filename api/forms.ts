@@ -16,7 +16,9 @@ import { FORM_PLACEHOLDERS, FORM_STATE_ID, type FormState } from '../machines/fo
 import { serializeInlineJson } from '../machines/payload.ts';
 import { DEFAULT_RETURN_TO, RETURN_TO_PARAM, safeReturnTo } from '../machines/returnTo.ts';
 import { type Accounts, EMAIL_MAX } from './accounts.ts';
+import { limitKey } from './clientAddress.ts';
 import { HttpError } from './errors.ts';
+import { loggable, loggablePath } from './logSafe.ts';
 
 /** The paths a form posts to (the page it is on, for sign-in: its `redirect` query comes along). */
 export const FORM_PATHS = { login: '/login', logout: '/logout', profile: '/profile' } as const;
@@ -102,7 +104,8 @@ export const formsPlugin: FastifyPluginAsync<FormsPluginOptions> = async (app, o
   app.setErrorHandler(async (error: FastifyError, request, reply) => {
     const known = error instanceof HttpError;
     const status = known ? error.statusCode : (error.statusCode ?? 500);
-    if (status >= 500) log.error(`[forms] ${request.method} ${request.url.split('?')[0]} failed:`, error);
+    if (status >= 500)
+      log.error(`[forms] ${request.method} ${loggablePath(request.url)} failed:`, loggable(error));
     const message = known
       ? error.message
       : status === 413
@@ -134,7 +137,7 @@ export const formsPlugin: FastifyPluginAsync<FormsPluginOptions> = async (app, o
       const { token } = await accounts.signIn({
         email: fields.email,
         password: fields.password,
-        address: request.ip,
+        address: limitKey(request.ip),
         previousToken: readCookie(request),
       });
       setSessionCookie(reply, token, accounts.sessionSeconds);

@@ -3,9 +3,12 @@ import { Ajv } from 'ajv';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import type { Kysely } from 'kysely';
 import { type Accounts, createAccounts, publicUser } from './accounts.ts';
+import { limitKey } from './clientAddress.ts';
 import type { ApiConfig } from './config.ts';
 import type { Database, User } from './database/schema.ts';
 import { describeError, type FieldMessages, HttpError } from './errors.ts';
+import { jsonDepthExceeds, MAX_JSON_DEPTH } from './jsonBody.ts';
+import { type ApiLog, loggable, loggablePath } from './logSafe.ts';
 import { reportRoutes } from './reports.ts';
 import * as schemas from './schemas.ts';
 import type {
@@ -25,8 +28,8 @@ export interface ApiPluginOptions {
   config: ApiConfig;
   /** Clock for session times; tests replace it. */
   now?: () => number;
-  /** Where unexpected failures are reported. */
-  log?: Pick<Console, 'error'>;
+  /** Where unexpected failures are reported (never with a query's parameters: ./logSafe.ts). */
+  log?: ApiLog;
   /** Shared with the form routes (api/forms.ts) when both are served; otherwise made here. */
   accounts?: Accounts;
 }
@@ -69,12 +72,19 @@ export const apiPlugin: FastifyPluginAsync<ApiPluginOptions> = async (app, optio
 
   // JSON only: a cross-site HTML form can send text/plain or form encodings without a preflight, so
   // Fastify's JSON parser (which also refuses prototype-poisoning keys) is the only one left here.
+  // Nesting is bounded on the text, before JSON.parse and everything after it recurses (./jsonBody.ts).
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser(
-    'application/json',
-    { parseAs: 'string' },
-    app.getDefaultJsonParser('error', 'error'),
-  );
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (jsonDepthExceeds(body as string, MAX_JSON_DEPTH)) {
+      done(
+        new HttpError(400, `The request body nests too deeply (at most ${MAX_JSON_DEPTH} levels).`),
+        undefined,
+      );
+      return;
+    }
+    parseJson(request, body as string, done);
+  });
 
   app.addHook('onRoute', (route) => {
     route.bodyLimit ??= config.bodyLimitBytes;
@@ -107,7 +117,7 @@ export const apiPlugin: FastifyPluginAsync<ApiPluginOptions> = async (app, optio
       request.routeOptions.bodyLimit ?? config.bodyLimitBytes,
     );
     if (described) return reply.code(described.status).send(described.body);
-    log.error(`[demo-api] ${request.method} ${request.url} failed:`, error);
+    log.error(`[demo-api] ${request.method} ${loggablePath(request.url)} failed:`, loggable(error));
     return reply.code(500).send({ message: 'The demo API failed unexpectedly.' });
   });
 
@@ -176,7 +186,7 @@ export const apiPlugin: FastifyPluginAsync<ApiPluginOptions> = async (app, optio
       const { user, token } = await accounts.signIn({
         email: request.body.email,
         password: request.body.password,
-        address: request.ip,
+        address: limitKey(request.ip),
         previousToken: readCookie(request),
       });
       setSessionCookie(reply, token, config.sessions.absoluteSeconds);
@@ -275,7 +285,13 @@ export const apiPlugin: FastifyPluginAsync<ApiPluginOptions> = async (app, optio
     },
   );
 
-  const reports = reportRoutes(app, { db, config: config.reports, now });
+  const reports = reportRoutes(app, {
+    db,
+    config: config.reports,
+    now,
+    addressOf: (request) => limitKey(request.ip),
+    log: { warn: log.warn ?? log.error },
+  });
 
   // Any other method on a known path: 405 with the methods that work.
   for (const [url, methods] of routes) {
@@ -300,7 +316,7 @@ export const apiPlugin: FastifyPluginAsync<ApiPluginOptions> = async (app, optio
   // Expired and idle sessions are deleted at sign-in (the user's own) and swept here (everyone's).
   const prune = () =>
     Promise.all([sessions.prune(), reports.prune()]).catch((error: unknown) =>
-      log.error('[demo-api] pruning sessions and reports failed:', error),
+      log.error('[demo-api] pruning sessions and reports failed:', loggable(error)),
     );
   await prune();
   const timer = setInterval(prune, PRUNE_EVERY_MS);

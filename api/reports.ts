@@ -3,28 +3,44 @@
  * sends them). POST /api/reports stores one; GET /api/reports lists them for `npm run reports` and
  * `npm run replay` when the server holds the embedded database, and only with REPORTS_TOKEN.
  *
- * Hostile input: the route lives inside the API plugin, so its same-origin check, JSON-only parsing and
- * clear 400s apply; its body limit is 16 KiB (413 above); each client address may send `perAddress`
- * reports per window (429 with Retry-After). The address is used for that count in this process's memory
- * only and is never stored; no cookie is read.
+ * The trust boundary (docs/reports.md): anyone can send a report, so a report is a stranger's text. It is refused
+ * (400) unless it looks like what the app's reporter sends: no control, line-separator or bidirectional character
+ * in what it names (machines/untrustedText.ts), a build id of the app's own shape, nesting at most MAX_JSON_DEPTH
+ * deep, text PostgreSQL can store, numbers a browser can measure, a time near the server's clock, and `error` or
+ * `vitals` as its kind says, never both. The route lives inside the API plugin, so its same-origin check,
+ * JSON-only parsing and clear 400s apply; its body limit is 16 KiB (413 above). Each client address may send
+ * `perAddress` reports per window and `vitalsPerRoute` vitals samples per route per vitals window (429 with
+ * Retry-After), counted in the database so every server process shares the count; the address is never stored.
+ * The table holds at most `maxCount` reports at any time: each insert drops the oldest beyond it.
  */
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { type Kysely, sql } from 'kysely';
+import {
+  BUILD_ID_PATTERN,
+  SAFE_TEXT_PATTERN,
+  UNSAFE_TEXT_CLASS,
+  visibleText,
+} from '../machines/untrustedText.ts';
 import type { Database } from './database/schema.ts';
 import { type FieldMessages, HttpError } from './errors.ts';
+import { findUnstorableText, jsonDepthExceeds, MAX_JSON_DEPTH } from './jsonBody.ts';
+import { type DatabaseLimit, databaseLimit, digestKey, RateLimited } from './rateLimits.ts';
 import { errorBody } from './schemas.ts';
+import { bearerToken, sameSecret } from './secrets.ts';
 import type { ReportBody, StoredReport } from './types.ts';
 
 export interface ReportsConfig {
-  /** Newest reports kept; older ones go at the next pruning. */
+  /** Reports kept at most: an insert beyond it drops the oldest. */
   maxCount: number;
   /** Reports older than this many days go at the next pruning. */
   maxAgeDays: number;
   /** Reports one client address may send per window. */
   perAddress: number;
   windowSeconds: number;
+  /** Vitals samples one client address may send for one route per vitals window. */
+  vitalsPerRoute: number;
+  vitalsWindowSeconds: number;
   bodyLimitBytes: number;
   /** Bearer token that opens GET /api/reports; null keeps that route closed. */
   readToken: string | null;
@@ -35,45 +51,84 @@ export const REPORT_DEFAULTS = {
   maxAgeDays: 30,
   perAddress: 30,
   windowSeconds: 60,
+  // A page view sends at most one sample; one in ten views is sampled (src/config.ts).
+  vitalsPerRoute: 3,
+  vitalsWindowSeconds: 600,
   bodyLimitBytes: 16 * 1024,
   maxEvents: 50,
+  /** How far a report's time may be from the server's clock: a visitor's clock can be wrong by days. */
+  maxClockSkewDays: 7,
+  /** Wrong read tokens an address may send per window before it is refused (429). */
+  tokenGuesses: 10,
+  tokenWindowSeconds: 900,
 } as const;
+
+/**
+ * What a browser can measure, in the unit web-vitals reports: LCP, FCP and TTFB are cut off by the page's
+ * lifetime in practice (2 minutes is generous), INP by an interaction's, CLS is a unitless sum.
+ */
+export const VITAL_MAXIMUM = { LCP: 120_000, FCP: 120_000, TTFB: 120_000, INP: 60_000, CLS: 100 } as const;
 
 type Env = Record<string, string | undefined>;
 
-/** `int` is config.ts's reader (same validation, same messages). */
-export function readReportsConfig(int: (name: string, fallback: number) => number, env: Env): ReportsConfig {
-  const token = env.REPORTS_TOKEN?.trim() ?? '';
+/** `int` and `secret` are config.ts's readers (same validation, same messages). */
+export function readReportsConfig(
+  read: { int: (name: string, fallback: number) => number; secret: (name: string) => string | null },
+  _env: Env,
+): ReportsConfig {
   return {
-    maxCount: int('REPORTS_MAX_COUNT', REPORT_DEFAULTS.maxCount),
-    maxAgeDays: int('REPORTS_MAX_AGE_DAYS', REPORT_DEFAULTS.maxAgeDays),
-    perAddress: int('REPORTS_PER_ADDRESS', REPORT_DEFAULTS.perAddress),
-    windowSeconds: int('REPORTS_WINDOW_SECONDS', REPORT_DEFAULTS.windowSeconds),
+    maxCount: read.int('REPORTS_MAX_COUNT', REPORT_DEFAULTS.maxCount),
+    maxAgeDays: read.int('REPORTS_MAX_AGE_DAYS', REPORT_DEFAULTS.maxAgeDays),
+    perAddress: read.int('REPORTS_PER_ADDRESS', REPORT_DEFAULTS.perAddress),
+    windowSeconds: read.int('REPORTS_WINDOW_SECONDS', REPORT_DEFAULTS.windowSeconds),
+    vitalsPerRoute: read.int('REPORTS_VITALS_PER_ROUTE', REPORT_DEFAULTS.vitalsPerRoute),
+    vitalsWindowSeconds: read.int('REPORTS_VITALS_WINDOW_SECONDS', REPORT_DEFAULTS.vitalsWindowSeconds),
     bodyLimitBytes: REPORT_DEFAULTS.bodyLimitBytes,
-    readToken: token === '' ? null : token,
+    readToken: read.secret('REPORTS_TOKEN'),
   };
 }
 
-const text = (maxLength: number) => ({ type: 'string', maxLength }) as const;
+/** Text a report names: bounded, and nothing a browser would not send (machines/untrustedText.ts). */
+const safeText = (maxLength: number) => ({ type: 'string', maxLength, pattern: SAFE_TEXT_PATTERN }) as const;
+
+const vitalRange = (names: readonly string[], maximum: number) => ({
+  if: { properties: { name: { enum: names } } },
+  // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keywords; this object is never awaited.
+  then: { properties: { value: { type: 'number', maximum } } },
+});
 
 /** The report as the browser sends it (ReportBody in ../types.ts). */
 export const reportBodySchema = {
   type: 'object',
   required: ['kind', 'buildId', 'route', 'state', 'events', 'eventsDropped', 'boot', 'time'],
   additionalProperties: false,
+  $defs: {
+    // A machine's state value: a state's name, or an object of regions' values.
+    stateValue: {
+      anyOf: [
+        safeText(120),
+        {
+          type: 'object',
+          maxProperties: 16,
+          propertyNames: safeText(120),
+          additionalProperties: { $ref: '#/$defs/stateValue' },
+        },
+      ],
+    },
+  },
   properties: {
     kind: { type: 'string', enum: ['error', 'vitals'] },
-    buildId: { type: 'string', minLength: 1, maxLength: 64 },
+    buildId: { type: 'string', minLength: 1, maxLength: 64, pattern: BUILD_ID_PATTERN },
     route: {
       type: 'object',
       required: ['name', 'path'],
       additionalProperties: false,
       properties: {
-        name: { type: ['string', 'null'], maxLength: 64 },
-        path: { type: 'string', maxLength: 2048, pattern: '^/[^?#]*$' },
+        name: { type: ['string', 'null'], maxLength: 64, pattern: SAFE_TEXT_PATTERN },
+        path: { type: 'string', maxLength: 2048, pattern: `^/[^?#${UNSAFE_TEXT_CLASS}]*$` },
       },
     },
-    state: { anyOf: [{ type: 'string', maxLength: 500 }, { type: 'object' }] },
+    state: { $ref: '#/$defs/stateValue' },
     events: {
       type: 'array',
       maxItems: REPORT_DEFAULTS.maxEvents,
@@ -81,23 +136,26 @@ export const reportBodySchema = {
         type: 'object',
         required: ['type'],
         maxProperties: 8,
-        properties: { type: { type: 'string', minLength: 1, maxLength: 160 } },
+        properties: { type: { ...safeText(160), minLength: 1 } },
       },
     },
-    eventsDropped: { type: 'integer', minimum: 0 },
+    eventsDropped: { type: 'integer', minimum: 0, maximum: 1_000_000 },
     boot: {
       type: ['object', 'null'],
       required: ['path', 'title'],
       additionalProperties: false,
-      properties: { path: text(2048), title: { type: ['string', 'null'], maxLength: 300 } },
+      properties: {
+        path: { type: 'string', maxLength: 2048, pattern: `^/[^?#${UNSAFE_TEXT_CLASS}]*$` },
+        title: { type: ['string', 'null'], maxLength: 300, pattern: SAFE_TEXT_PATTERN },
+      },
     },
     error: {
       type: 'object',
       required: ['name', 'message', 'status'],
       additionalProperties: false,
       properties: {
-        name: text(200),
-        message: text(2000),
+        name: safeText(200),
+        message: safeText(2000),
         status: { type: ['integer', 'null'], minimum: 100, maximum: 999 },
       },
     },
@@ -111,33 +169,75 @@ export const reportBodySchema = {
         additionalProperties: false,
         properties: {
           name: { type: 'string', enum: ['LCP', 'INP', 'CLS', 'TTFB'] },
-          value: { type: 'number', minimum: 0, maximum: 3_600_000 },
+          value: { type: 'number', minimum: 0 },
           rating: { type: 'string', enum: ['good', 'needs-improvement', 'poor'] },
           attribution: {
             type: 'object',
             maxProperties: 8,
-            additionalProperties: { anyOf: [text(300), { type: 'number' }] },
+            propertyNames: safeText(64),
+            additionalProperties: {
+              anyOf: [safeText(300), { type: 'number', minimum: -1e9, maximum: 1e9 }],
+            },
           },
         },
+        allOf: [
+          vitalRange(['LCP', 'FCP', 'TTFB'], VITAL_MAXIMUM.LCP),
+          vitalRange(['INP'], VITAL_MAXIMUM.INP),
+          vitalRange(['CLS'], VITAL_MAXIMUM.CLS),
+        ],
       },
     },
-    time: { type: 'integer', minimum: 0 },
+    time: { type: 'integer', minimum: 0, maximum: 8.64e15 },
   },
+  // Each kind carries its own detail and not the other's.
   allOf: [
-    // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keywords; this object is never awaited.
-    { if: { properties: { kind: { const: 'error' } } }, then: { required: ['error'] } },
-    // biome-ignore lint/suspicious/noThenProperty: as above.
-    { if: { properties: { kind: { const: 'vitals' } } }, then: { required: ['vitals'] } },
+    {
+      if: { properties: { kind: { const: 'error' } } },
+      // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keywords; this object is never awaited.
+      then: { required: ['error'], properties: { vitals: false } },
+    },
+    {
+      if: { properties: { kind: { const: 'vitals' } } },
+      // biome-ignore lint/suspicious/noThenProperty: as above.
+      then: { required: ['vitals'], properties: { error: false } },
+    },
   ],
 } as const;
 
+const NOT_PLAIN = 'must be plain text: no control, line-separator or bidirectional characters';
+
 const reportMessages: FieldMessages = {
+  buildId: {
+    pattern: 'The build id must be one the app makes (base-36 time, a dash, 8 hex digits; or "dev").',
+  },
+  'route.name': { pattern: `The route name ${NOT_PLAIN}.` },
   'route.path': {
-    pattern: 'The route path must be a path starting with / with no query string or fragment.',
+    pattern: `The route path must be a path starting with / with no query string or fragment, and ${NOT_PLAIN}.`,
+  },
+  'boot.path': {
+    pattern: `The boot path must be a path starting with / with no query string or fragment, and ${NOT_PLAIN}.`,
+  },
+  'boot.title': { pattern: `The boot title ${NOT_PLAIN}.` },
+  'error.name': { pattern: `The error's name ${NOT_PLAIN}.` },
+  'error.message': { pattern: `The error's message ${NOT_PLAIN}.` },
+  'events.*.type': { pattern: `An event's type ${NOT_PLAIN}.` },
+  state: {
+    '*': `The state must be a state value: names of at most 120 characters, nested objects of them, and ${NOT_PLAIN}.`,
   },
   events: { maxItems: `A report holds at most ${REPORT_DEFAULTS.maxEvents} events.` },
-  error: { required: 'An error report must say what the error was ("error").' },
-  vitals: { required: 'A vitals report must hold at least one measurement ("vitals").' },
+  error: {
+    required: 'An error report must say what the error was ("error").',
+    'false schema': 'Only an error report carries an error ("error").',
+  },
+  vitals: {
+    required: 'A vitals report must hold at least one measurement ("vitals").',
+    'false schema': 'Only a vitals report carries measurements ("vitals").',
+  },
+  'vitals.*.value': {
+    maximum:
+      'A measurement is beyond what a browser measures (LCP, FCP and TTFB at most 120 s, INP 60 s, CLS 100).',
+  },
+  'vitals.*.attribution': { '*': `An attribution holds at most 8 short fields, and ${NOT_PLAIN}.` },
 };
 
 const storedResponse = {
@@ -155,14 +255,48 @@ export interface ReportRoutesOptions {
   db: Kysely<Database>;
   config: ReportsConfig;
   now: () => number;
+  /** The client's address as the limits count it (./clientAddress.ts). */
+  addressOf: (request: FastifyRequest) => string;
+  log: Pick<Console, 'warn'>;
+}
+
+function tooMany(what: string, seconds: number): HttpError {
+  return new HttpError(429, `Too many ${what} from this address; try again in ${seconds} s.`, {
+    'retry-after': String(seconds),
+  });
+}
+
+/** Throws a 429 with the wait in Retry-After when `limit` refuses `key`. */
+async function take(limit: DatabaseLimit, key: string, what: string): Promise<void> {
+  try {
+    await limit.consume(key);
+  } catch (error) {
+    if (error instanceof RateLimited) throw tooMany(what, error.retryAfterSeconds);
+    throw error;
+  }
 }
 
 /**
  * Adds the report routes to the API plugin's own scope (called inside it, so its hooks, parsers and error
  * answers apply). Returns the pruning, which runs with the sessions'.
  */
-export function reportRoutes(app: FastifyInstance, { db, config, now }: ReportRoutesOptions) {
-  const limiter = new RateLimiterMemory({ points: config.perAddress, duration: config.windowSeconds });
+export function reportRoutes(app: FastifyInstance, options: ReportRoutesOptions) {
+  const { db, config, now, addressOf } = options;
+  const byAddress = databaseLimit(db, {
+    keyPrefix: 'report',
+    points: config.perAddress,
+    duration: config.windowSeconds,
+  });
+  const vitalsByRoute = databaseLimit(db, {
+    keyPrefix: 'vitals',
+    points: config.vitalsPerRoute,
+    duration: config.vitalsWindowSeconds,
+  });
+  const tokenGuesses = databaseLimit(db, {
+    keyPrefix: 'token',
+    points: REPORT_DEFAULTS.tokenGuesses,
+    duration: REPORT_DEFAULTS.tokenWindowSeconds,
+  });
 
   app.post<{ Body: ReportBody }>(
     '/reports',
@@ -170,18 +304,31 @@ export function reportRoutes(app: FastifyInstance, { db, config, now }: ReportRo
       bodyLimit: config.bodyLimitBytes,
       schema: { body: reportBodySchema, response: storedResponse },
       config: { messages: reportMessages },
+      // Before validation: text PostgreSQL cannot store, anywhere in the report (event payloads included).
+      preValidation: async (request) => {
+        const at = findUnstorableText(request.body);
+        if (at !== undefined) {
+          throw new HttpError(
+            400,
+            `The report holds text that is not well-formed Unicode or holds a NUL character (at "${at}").`,
+          );
+        }
+      },
     },
     async (request, reply) => {
-      try {
-        await limiter.consume(request.ip);
-      } catch (rejection) {
-        if (!(rejection instanceof RateLimiterRes)) throw rejection;
-        const seconds = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
-        throw new HttpError(429, `Too many reports from this address; try again in ${seconds} s.`, {
-          'retry-after': String(seconds),
-        });
-      }
       const report = request.body;
+      const skewDays = Math.abs(report.time - now()) / 86_400_000;
+      if (skewDays > REPORT_DEFAULTS.maxClockSkewDays) {
+        throw new HttpError(
+          400,
+          `The report's time is more than ${REPORT_DEFAULTS.maxClockSkewDays} days from the server's clock.`,
+        );
+      }
+      const address = addressOf(request);
+      await take(byAddress, address, 'reports');
+      if (report.kind === 'vitals') {
+        await take(vitalsByRoute, digestKey(address, report.route.path), 'vitals samples for this page');
+      }
       const id = randomBytes(9).toString('base64url');
       await db
         .insertInto('reports')
@@ -198,6 +345,8 @@ export function reportRoutes(app: FastifyInstance, { db, config, now }: ReportRo
           body: JSON.stringify(report),
         })
         .execute();
+      // The table never holds more than maxCount reports, whatever arrives between prunings.
+      await dropBeyond(db, config.maxCount);
       return reply.code(201).send({ id });
     },
   );
@@ -219,13 +368,22 @@ export function reportRoutes(app: FastifyInstance, { db, config, now }: ReportRo
         },
       },
       async (request) => {
-        if (!hasToken(request, readToken)) {
+        const address = addressOf(request);
+        // Past the limit of wrong tokens an address is refused before its token is looked at.
+        const wait = await tokenGuesses.waitSeconds(address);
+        if (wait > 0) throw tooMany('wrong tokens', wait);
+        if (!sameSecret(bearerToken(request.headers.authorization), readToken)) {
+          await tokenGuesses.consume(address).catch((error: unknown) => {
+            if (!(error instanceof RateLimited)) throw error;
+          });
           throw new HttpError(401, 'Reading reports needs the server’s REPORTS_TOKEN as a bearer token.', {
             'www-authenticate': 'Bearer',
           });
         }
         const limit = Math.min(Number(request.query.limit ?? 200), config.maxCount);
-        return { reports: await listReports(db, { limit, id: request.query.id }) };
+        return {
+          reports: await listReports(db, { limit, id: request.query.id }, options.log),
+        };
       },
     );
   }
@@ -233,10 +391,16 @@ export function reportRoutes(app: FastifyInstance, { db, config, now }: ReportRo
   return { prune: () => pruneReports(db, config, now) };
 }
 
-function hasToken(request: FastifyRequest, token: string): boolean {
-  const given = Buffer.from(request.headers.authorization?.replace(/^Bearer\s+/i, '') ?? '');
-  const expected = Buffer.from(token);
-  return given.length === expected.length && timingSafeEqual(given, expected);
+/** Deletes all but the newest `keep` reports; returns how many went. */
+async function dropBeyond(db: Kysely<Database>, keep: number): Promise<number> {
+  const newest = db
+    .selectFrom('reports')
+    .select('id')
+    .orderBy('receivedAt', 'desc')
+    .orderBy('id', 'desc')
+    .limit(keep);
+  const extra = await db.deleteFrom('reports').where('id', 'not in', newest).executeTakeFirst();
+  return Number(extra.numDeletedRows);
 }
 
 /** Deletes reports past the age limit and beyond the count limit (the oldest first); returns how many. */
@@ -247,32 +411,48 @@ export async function pruneReports(
 ): Promise<number> {
   const cutoff = new Date(now() - config.maxAgeDays * 86_400_000);
   const old = await db.deleteFrom('reports').where('receivedAt', '<', cutoff).executeTakeFirst();
-  const keep = db
-    .selectFrom('reports')
-    .select('id')
-    .orderBy('receivedAt', 'desc')
-    .orderBy('id', 'desc')
-    .limit(config.maxCount);
-  const extra = await db.deleteFrom('reports').where('id', 'not in', keep).executeTakeFirst();
-  return Number(old.numDeletedRows) + Number(extra.numDeletedRows);
+  return Number(old.numDeletedRows) + (await dropBeyond(db, config.maxCount));
 }
 
-/** The newest reports first (or the one with `id`), as stored. */
+/**
+ * The newest reports first (or the one with `id`), exactly as the browser sent them: each body is read as text
+ * and parsed here, so no plugin renames a key or walks its nesting. A row that is not a report this API would
+ * accept in shape (unparsable, nested deeper than MAX_JSON_DEPTH, not an object: written to the table by
+ * something else) is skipped with one warning line naming its id, never fails the listing.
+ */
 export async function listReports(
   db: Kysely<Database>,
   options: { limit: number; id?: string | undefined },
+  log: Pick<Console, 'warn'> = console,
 ): Promise<StoredReport[]> {
   let query = db
     .selectFrom('reports')
-    .select(['id', 'receivedAt', 'body'])
+    .select(['id', 'receivedAt', sql<string>`body::text`.as('bodyText')])
     .orderBy('receivedAt', 'desc')
     .orderBy('id', 'desc')
     .limit(options.limit);
   if (options.id !== undefined) query = query.where('id', '=', options.id);
   const rows = await query.execute();
-  return rows.map((row) => ({
-    ...(row.body as ReportBody),
-    id: row.id,
-    receivedAt: row.receivedAt.toISOString(),
-  }));
+  const reports: StoredReport[] = [];
+  for (const row of rows) {
+    const body = parseStoredBody(row.bodyText);
+    if (body === undefined) {
+      log.warn(`[demo-api] report ${visibleText(row.id)} skipped: its stored body is not a report.`);
+      continue;
+    }
+    reports.push({ ...body, id: row.id, receivedAt: row.receivedAt.toISOString() });
+  }
+  return reports;
+}
+
+function parseStoredBody(text: string): ReportBody | undefined {
+  if (jsonDepthExceeds(text, MAX_JSON_DEPTH)) return undefined;
+  try {
+    const body: unknown = JSON.parse(text);
+    return typeof body === 'object' && body !== null && !Array.isArray(body)
+      ? (body as ReportBody)
+      : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -114,7 +114,7 @@ export class Sessions {
       .executeTakeFirst();
     // Rate-limit rows an hour past their window, as rate-limiter-flexible's own sweeper would.
     await this.db
-      .deleteFrom('signInLimits')
+      .deleteFrom('rateLimits')
       .where('expire', '<', sql<number>`${Date.now() - 3_600_000}`)
       .execute();
     return Number(result.numDeletedRows);

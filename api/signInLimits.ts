@@ -1,8 +1,7 @@
-import { createHash } from 'node:crypto';
-import { CompiledQuery, type Kysely } from 'kysely';
-import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
+import type { Kysely } from 'kysely';
 import type { ApiConfig } from './config.ts';
 import type { Database } from './database/schema.ts';
+import { type DatabaseLimit, databaseLimit, digestKey, RateLimited } from './rateLimits.ts';
 
 /** A refused sign-in attempt: wait this long before the next. */
 export class TooManyAttempts extends Error {
@@ -15,40 +14,18 @@ export class TooManyAttempts extends Error {
 }
 
 /**
- * Failed sign-ins counted per client address and per email address, in rate-limiter-flexible's
- * Postgres store, so every server process on one database shares the counts. An attempt takes a
- * point from both before the password is checked (parallel guesses cannot slip past the check);
- * a successful sign-in gives its points back.
+ * Failed sign-ins counted per client address and per email address, in the database (./rateLimits.ts), so
+ * every server process on one database shares the counts. An attempt takes a point from both before the
+ * password is checked (parallel guesses cannot slip past the check); a successful sign-in gives its points back.
  */
 export class SignInLimits {
-  private readonly byAddress: RateLimiterPostgres;
-  private readonly byAccount: RateLimiterPostgres;
+  private readonly byAddress: DatabaseLimit;
+  private readonly byAccount: DatabaseLimit;
 
   constructor(db: Kysely<Database>, config: ApiConfig['signInLimits']) {
-    // The library speaks node-postgres's `query({ text, values })`; this runs it through Kysely, so
-    // the same store works on PGlite and on a PostgreSQL pool.
-    const storeClient = {
-      async query(q: { text: string; values?: unknown[] }) {
-        const result = await db.executeQuery(CompiledQuery.raw(q.text, q.values ?? []));
-        const rows = result.rows as { points: number; expire: string | number | null }[];
-        return {
-          // int8 arrives as text from node-postgres; the library does arithmetic on it.
-          rows: rows.map((row) => ({ ...row, expire: row.expire === null ? null : Number(row.expire) })),
-          rowCount: result.numAffectedRows === undefined ? rows.length : Number(result.numAffectedRows),
-        };
-      },
-    };
-    const common = {
-      storeClient,
-      storeType: 'client',
-      tableName: 'sign_in_limits',
-      // The table comes from our migration, and our session pruning sweeps it.
-      tableCreated: true,
-      clearExpiredByTimeout: false,
-      duration: config.windowSeconds,
-    };
-    this.byAddress = new RateLimiterPostgres({ ...common, keyPrefix: 'addr', points: config.perAddress });
-    this.byAccount = new RateLimiterPostgres({ ...common, keyPrefix: 'acct', points: config.perAccount });
+    const duration = config.windowSeconds;
+    this.byAddress = databaseLimit(db, { keyPrefix: 'addr', points: config.perAddress, duration });
+    this.byAccount = databaseLimit(db, { keyPrefix: 'acct', points: config.perAccount, duration });
   }
 
   /** Takes one attempt from both budgets, or throws TooManyAttempts. */
@@ -64,18 +41,14 @@ export class SignInLimits {
   }
 }
 
-async function consume(limiter: RateLimiterPostgres, key: string): Promise<void> {
+async function consume(limit: DatabaseLimit, key: string): Promise<void> {
   try {
-    await limiter.consume(key);
-  } catch (rejection) {
-    if (rejection instanceof RateLimiterRes) {
-      throw new TooManyAttempts(Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)));
-    }
-    throw rejection;
+    await limit.consume(key);
+  } catch (error) {
+    if (error instanceof RateLimited) throw new TooManyAttempts(error.retryAfterSeconds);
+    throw error;
   }
 }
 
 // Keys are varchar(255) and an email may be 254 characters of any script: a digest always fits.
-function accountKey(email: string): string {
-  return createHash('sha256').update(email.toLowerCase()).digest('base64url');
-}
+const accountKey = (email: string) => digestKey(email.toLowerCase());

@@ -12,14 +12,11 @@ import { join, resolve } from 'node:path';
 import type { Plugin } from 'vite';
 import { routeRules, rulesFor } from '../machines/routeRules.ts';
 import { parseLocation } from '../machines/routes.ts';
+import { newBuildId } from '../machines/untrustedText.ts';
 
 type Next = (error?: unknown) => void;
 
 const BUILDS = '_app/builds';
-
-function newBuildId(): string {
-  return `${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
-}
 
 function manifestOf(id: string, timestamp: number) {
   return { id, timestamp, rules: routeRules, prerendered: [] as string[] };
@@ -59,7 +56,7 @@ export function buildManifest(): Plugin {
   return {
     name: 'campaign-web:build-manifest',
     config(_, { command }) {
-      buildId = command === 'build' ? newBuildId() : 'dev';
+      buildId = command === 'build' ? newBuildId(Date.now(), randomBytes(4).toString('hex')) : 'dev';
       return { define: { __BUILD_ID__: JSON.stringify(buildId) } };
     },
     configResolved(resolved) {

@@ -16,10 +16,13 @@ import Fastify, {
 } from 'fastify';
 import type { Accounts } from '../api/accounts.ts';
 import { readApiConfig } from '../api/config.ts';
+import type { OpenDatabase } from '../api/database/open.ts';
 import { shellForSignedIn } from '../api/forms.ts';
+import { loggableError } from '../api/logSafe.ts';
 import { FORM_TEMPLATE_DIR } from '../machines/formState.ts';
 import { routeRules, rulesFor } from '../machines/routeRules.ts';
 import { parseLocation } from '../machines/routes.ts';
+import { visibleText } from '../machines/untrustedText.ts';
 import { demoApiAdapter } from './demoApiAdapter.ts';
 import { handleIconRequest, ICON_ENDPOINT } from './icons.ts';
 import { createImageServer, IMAGE_CACHE_DEFAULTS, IMAGE_ENDPOINT } from './images.ts';
@@ -35,6 +38,9 @@ import { CACHE, cacheControlFor, type HeaderOptions, securityHeaders } from './s
 
 /** The largest request body any route takes (the demo API's own limit is the same). */
 export const BODY_LIMIT_BYTES = 64 * 1024;
+
+// Fastify's type wants a stack on every serialized error; an error without frames gets an empty one.
+const SERIALIZERS = { err: (error: unknown) => ({ stack: '', ...loggableError(error) }) };
 
 /** How long a refused request's connection stays open to drain what the client still sends. */
 const LINGERING_CLOSE_MS = 2_000;
@@ -59,8 +65,10 @@ export interface ServerOptions {
   requestTimeoutMs?: number;
   /** Honour X-Forwarded-* from a proxy in front (logs show the client's address). */
   trustProxy?: boolean;
-  /** Prometheus metrics (server/metrics.ts); off when omitted. `host` is where METRICS_PORT listens. */
-  metrics?: MetricsConfig & { host?: string };
+  /** Prometheus metrics (server/metrics.ts); off when omitted. */
+  metrics?: MetricsConfig;
+  /** The demo API's database, already open (tests); by default the API's configuration names it. */
+  database?: OpenDatabase;
 }
 
 /** Files of the build that are never served: source maps, dotfiles (Vite's `.vite/` manifest), host config. */
@@ -123,16 +131,21 @@ async function readBuildId(distDir: string): Promise<string> {
   }
 }
 
-/** The console-style logger the API, icon and image modules take, writing to the server's structured log. */
+/**
+ * The console-style logger the API, icon and image modules take, writing to the server's structured log: an
+ * Error goes to `err` (which the logger's serializer cuts down), the rest is the message, bounded and escaped.
+ */
 function consoleLike(log: FastifyBaseLogger): Logger {
   const write =
     (level: 'warn' | 'error') =>
     (...args: unknown[]) => {
       const err = args.find((arg) => arg instanceof Error);
-      const msg = args
-        .filter((arg) => !(arg instanceof Error))
-        .map(String)
-        .join(' ');
+      const msg = visibleText(
+        args
+          .filter((arg) => !(arg instanceof Error))
+          .map(String)
+          .join(' '),
+      ).slice(0, 1_000);
       log[level](err ? { err } : {}, msg);
     };
   return { warn: write('warn'), error: write('error') };
@@ -168,7 +181,11 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   const shellHtml = files.has(shell) ? await readFile(path.join(distDir, shell)) : Buffer.from('');
 
   const app = Fastify({
-    logger: options.logger ?? false,
+    // Every `err` a line carries is cut down to its kind, words and frames (api/logSafe.ts): a database error's
+    // query and parameters (a report's text, a password hash) never reach the log.
+    logger: options.logger
+      ? { ...(options.logger === true ? {} : options.logger), serializers: SERIALIZERS }
+      : false,
     // One line per request, written by the onResponse hook below, instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT_BYTES,
@@ -283,7 +300,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     if (port !== null) {
       let server: import('node:http').Server | undefined;
       app.addHook('onListen', async () => {
-        server = await serveMetrics(registry, port, metrics.host ?? 'localhost');
+        server = await serveMetrics(registry, port, metrics.host ?? '127.0.0.1');
       });
       app.addHook('onClose', async () => {
         await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
@@ -338,6 +355,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     onOpen: (database) => {
       sources.databasePool = database.pool;
     },
+    ...(options.database ? { database: options.database } : {}),
   });
 
   const iconHandler = async (request: FastifyRequest, reply: FastifyReply) => {

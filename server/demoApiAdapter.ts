@@ -10,24 +10,27 @@ import { type Accounts, createAccounts } from '../api/accounts.ts';
 import { type ApiConfig, readApiConfig } from '../api/config.ts';
 import { type OpenDatabase, openDatabase } from '../api/database/open.ts';
 import { formsPlugin } from '../api/forms.ts';
+import type { ApiLog } from '../api/logSafe.ts';
 import { apiPlugin } from '../api/plugin.ts';
 
 export interface DemoApiAdapterOptions {
   /** Defaults to the environment, as api/main.ts reads it. */
   config?: ApiConfig;
-  log: Pick<Console, 'error'>;
+  log: ApiLog;
   /** The failure template of `/login` for the form routes (api/forms.ts). */
   loginTemplate: () => Promise<string | undefined>;
   /** Receives the accounts the routes share (the server renders the no-JavaScript shell with them). */
   onAccounts?: (accounts: Accounts) => void;
   /** Told the opened database (the server's metrics read its pool). */
   onOpen?: (database: OpenDatabase) => void;
+  /** An already open database (tests); otherwise the configuration's is opened here and closed with the server. */
+  database?: OpenDatabase;
 }
 
 export const demoApiAdapter: FastifyPluginAsync<DemoApiAdapterOptions> = async (app, options) => {
   const config = options.config ?? readApiConfig();
-  const database = await openDatabase(config.database);
-  app.addHook('onClose', () => database.close());
+  const database = options.database ?? (await openDatabase(config.database));
+  if (!options.database) app.addHook('onClose', () => database.close());
   options.onOpen?.(database);
   // One set of accounts for both adapters: the JSON API under /api and the HTML forms at the root.
   const accounts = createAccounts({ db: database.db, config });

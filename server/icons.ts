@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import type { IconifyJSON } from '@iconify/types';
 import { getIcons, matchIconName } from '@iconify/utils';
+import { loggable, loggablePath } from '../api/logSafe.ts';
 import type { Logger, Middleware } from './http.ts';
 
 /** The spec's icon path shape: `/api/_nuxt_icon/{prefix}.json?icons=a,b`. */
@@ -120,7 +121,7 @@ export function createIconMiddleware(log: Logger = console): Middleware {
       return;
     }
     serve(req, res).catch((error: unknown) => {
-      log.error(`[icons] ${req.method} ${req.url} failed:`, error);
+      log.error(`[icons] ${req.method} ${loggablePath(req.url)} failed:`, loggable(error));
       if (res.headersSent) res.destroy();
       else {
         res.statusCode = 500;

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { IPX } from 'ipx';
 import pLimit from 'p-limit';
+import { loggable, loggablePath } from '../api/logSafe.ts';
 import type { Logger, Middleware } from './http.ts';
 
 /** The same-origin optimisation path: `/_ipx/{modifiers}/{src}`. */
@@ -381,7 +382,7 @@ export function createImageServer(options: ImageServerOptions = {}) {
       if (status === 400) return errorResponse(400, `The source image ${request.source} cannot be read.`);
       if (status === 403 || status === 404)
         return errorResponse(404, `No source image at ${request.source}.`);
-      log.error(`[images] ${url} failed:`, error);
+      log.error(`[images] ${loggablePath(url)} failed:`, loggable(error));
       return errorResponse(500, 'The image could not be rendered.');
     }
   }
@@ -410,7 +411,7 @@ export function createImageMiddleware(options: ImageServerOptions = {}): Middlew
       return;
     }
     serve(req, res).catch((error: unknown) => {
-      log.error(`[images] ${req.method} ${req.url} failed:`, error);
+      log.error(`[images] ${req.method} ${loggablePath(req.url)} failed:`, loggable(error));
       if (res.headersSent) res.destroy();
       else {
         res.statusCode = 500;

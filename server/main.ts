@@ -63,7 +63,7 @@ async function start() {
       },
       logger: { level: env.LOG_LEVEL || 'info' },
       trustProxy: flag(env.TRUST_PROXY),
-      metrics: { ...readMetricsConfig(env), host },
+      metrics: readMetricsConfig(env),
     });
   } catch (error) {
     console.error(`Could not start the server: ${(error as Error).message}`);

@@ -1,20 +1,33 @@
 /**
  * Prometheus metrics of the production server (prom-client). Never public: served either on a separate port
- * (METRICS_PORT, bound to HOST like the server) for a scraper on the private network, or at /metrics on the
- * server's own port behind a bearer token (METRICS_TOKEN). Without either nothing is measured and /metrics is
- * whatever any unknown path is; with a token, a request without it gets the same 404, so the route is
- * invisible to anyone who does not hold it.
+ * (METRICS_PORT, bound to METRICS_HOST, 127.0.0.1 unless it says otherwise) for a scraper on the private network,
+ * or at /metrics on the server's own port behind a bearer token (METRICS_TOKEN, at least 32 characters). Without
+ * either nothing is measured and /metrics is whatever any unknown path is; with a token, a request without it
+ * gets the same 404, so the route is invisible to anyone who does not hold it, and an address that keeps
+ * guessing gets that 404 for its right guess too until its window ends.
+ *
+ * The separate port answers only a request whose Host is an IP address, `localhost` or METRICS_HOST (421
+ * otherwise): a page of another site that rebinds its name to this machine's address sends its own name.
  *
  * Labels are bounded: a request's route is the route's pattern (`/api/campaigns/:id`, `/*`), never the URL.
  */
-import { timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
+import { isIP } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
+import { limitKey } from '../api/clientAddress.ts';
+import { ConfigError, readSecret } from '../api/config.ts';
+import { bearerToken, sameSecret } from '../api/secrets.ts';
+
+/** Wrong tokens one address may send to /metrics per window; then even its right one is a 404. */
+export const TOKEN_GUESSES = { points: 10, duration: 900 };
 
 export interface MetricsConfig {
   /** A separate port for the metrics alone (null: none). */
   port: number | null;
+  /** Where that port listens (METRICS_HOST; 127.0.0.1 by default). */
+  host?: string;
   /** Bearer token that opens /metrics on the server's own port (null: no such route). */
   token: string | null;
 }
@@ -28,17 +41,16 @@ export interface MetricsSources {
 
 type Env = Record<string, string | undefined>;
 
-/** METRICS_PORT and METRICS_TOKEN; a bad port is an error, not a silent "off". */
+/** METRICS_PORT, METRICS_HOST and METRICS_TOKEN; a bad port or a short token is an error, not a silent "off". */
 export function readMetricsConfig(env: Env = process.env): MetricsConfig {
   const rawPort = env.METRICS_PORT?.trim() ?? '';
   let port: number | null = null;
   if (rawPort !== '') {
     if (!/^\d+$/.test(rawPort) || Number(rawPort) < 1 || Number(rawPort) > 65_535)
-      throw new Error(`METRICS_PORT=${JSON.stringify(rawPort)} is not a port number (1 to 65535).`);
+      throw new ConfigError(`METRICS_PORT=${JSON.stringify(rawPort)} is not a port number (1 to 65535).`);
     port = Number(rawPort);
   }
-  const token = env.METRICS_TOKEN?.trim() ?? '';
-  return { port, token: token === '' ? null : token };
+  return { port, host: env.METRICS_HOST?.trim() || '127.0.0.1', token: readSecret(env, 'METRICS_TOKEN') };
 }
 
 export const isMetricsOn = (config: MetricsConfig) => config.port !== null || config.token !== null;
@@ -109,7 +121,8 @@ export function installMetrics(
     const status = reply.statusCode;
     duration.observe({ method: request.method, route, status: String(status) }, reply.elapsedTime / 1000);
     if (request.method !== 'POST') return;
-    if (route === '/api/session' && status === 429) signInRefusals.inc();
+    // Both ways in refuse sign-ins: the JSON API and the no-JavaScript form (api/forms.ts).
+    if ((route === '/api/session' || route === '/login') && status === 429) signInRefusals.inc();
     else if (route === '/api/reports' && status === 201) {
       const kind = (request.body as { kind?: unknown } | undefined)?.kind;
       reports.inc({ kind: kind === 'vitals' ? 'vitals' : 'error' });
@@ -118,9 +131,14 @@ export function installMetrics(
 
   const { token } = config;
   if (token !== null) {
+    // In this process's memory: the route is this process's, and a scraper asks each instance.
+    const guesses = new RateLimiterMemory(TOKEN_GUESSES);
     app.get('/metrics', async (request: FastifyRequest, reply: FastifyReply) => {
       reply.header('cache-control', 'no-store');
-      if (!hasBearer(request.headers.authorization, token)) {
+      const address = limitKey(request.ip);
+      const spent = ((await guesses.get(address))?.consumedPoints ?? 0) >= TOKEN_GUESSES.points;
+      if (spent || !hasBearer(request.headers.authorization, token)) {
+        if (!spent) await guesses.consume(address).catch(() => undefined);
         return reply.code(404).type('text/plain; charset=utf-8').send('Not found.');
       }
       return reply.type(registry.contentType).send(await registry.metrics());
@@ -129,17 +147,37 @@ export function installMetrics(
   return registry;
 }
 
-/** Constant-time for tokens of the given length; a length mismatch says only that it is wrong. */
+/** Whether the header carries `token`, compared in constant time whatever the lengths (api/secrets.ts). */
 export function hasBearer(header: string | undefined, token: string): boolean {
-  const given = Buffer.from(/^Bearer\s+(.+)$/i.exec(header ?? '')?.[1] ?? '');
-  const expected = Buffer.from(token);
-  return given.length === expected.length && timingSafeEqual(given, expected);
+  return sameSecret(bearerToken(header), token);
+}
+
+/**
+ * Whether a request to the metrics port names this machine as an operator would: an IP address (what a
+ * scraper's target is), `localhost`, or the METRICS_HOST name. A rebinding page sends its own domain.
+ */
+export function isMetricsHost(hostHeader: string | undefined, metricsHost: string): boolean {
+  if (!hostHeader) return false;
+  let hostname: string;
+  try {
+    hostname = new URL(`http://${hostHeader}`).hostname;
+  } catch {
+    return false;
+  }
+  const bare = hostname.replace(/^\[|\]$/g, '');
+  return isIP(bare) !== 0 || bare === 'localhost' || bare === metricsHost.toLowerCase();
 }
 
 /** The metrics alone on their own port: GET /metrics, 404 for anything else. */
 export function serveMetrics(registry: Registry, port: number, host: string): Promise<Server> {
   const server = createServer(async (request, response) => {
     const path = (request.url ?? '/').split('?')[0];
+    if (!isMetricsHost(request.headers.host, host)) {
+      response
+        .writeHead(421, { 'content-type': 'text/plain; charset=utf-8' })
+        .end('Misdirected request: this port answers to its own address only.');
+      return;
+    }
     if (request.method !== 'GET' || path !== '/metrics') {
       response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not found.');
       return;

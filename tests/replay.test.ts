@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { recordFailedCampaignVisit } from './support/recordReport';
 import { replayReport } from './support/replay';
+import { BUILD_ID } from './support/reportFixture';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -17,7 +18,7 @@ describe('replaying a report', () => {
     expect(app.actor.getSnapshot().hasTag('error')).toBe(true);
     expect(report).toMatchObject({
       kind: 'error',
-      buildId: 'build-1',
+      buildId: BUILD_ID,
       state: app.actor.getSnapshot().value,
       error: { status: 500, message: 'The demo API failed unexpectedly.' },
       eventsDropped: 0,

@@ -11,11 +11,13 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openDatabase } from '../api/database/open';
 import type { ReportBody } from '../api/types';
 import { apiClient } from './support/apiHarness';
 import { recordFailedCampaignVisit } from './support/recordReport';
+import { BUILD_ID } from './support/reportFixture';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 
@@ -87,7 +89,7 @@ describe('npm run reports', () => {
         {
           error: 'Error: The demo API failed unexpectedly.',
           status: 500,
-          buildId: 'build-1',
+          buildId: BUILD_ID,
           count: 1,
           routes: [report.route.path],
           latestId: id,
@@ -115,7 +117,7 @@ describe('npm run replay', () => {
     const replayed = await run('replay', [id], { DATA_DIR: dataDir });
     expect(replayed.stderr).toBe('');
     expect(replayed.stdout).toContain(
-      `Report ${id}: error on ${report.route.path} (${report.route.name}), build build-1`,
+      `Report ${id}: error on ${report.route.path} (${report.route.name}), build ${BUILD_ID}`,
     );
     expect(replayed.stdout).toContain('500 Error: The demo API failed unexpectedly.');
     expect(replayed.stdout).toMatch(/\d+\. nav\.go\n/);
@@ -156,4 +158,66 @@ describe('npm run replay', () => {
     );
     expect(regression.code).toBe(1);
   }, 180_000);
+});
+
+describe('a report made to attack the developer who reads it', () => {
+  // Stored straight into the table, as no API would take it: every field holds terminal escapes (erase the
+  // line, move up, set the title, a hyperlink), a C1 CSI, bidi overrides, line separators and newlines.
+  const ATTACK =
+    '\u001b[2K\u001b[1A\u001b]0;pwned\u0007\u001b]8;;https://evil.example\u001b\\x\u009b31m\u202e\u2066\u2028\r\nAll good';
+  const hostileId = 'hostile-report';
+  beforeAll(async () => {
+    const hostile: ReportBody = {
+      ...report,
+      buildId: ATTACK,
+      route: { name: ATTACK, path: `/${ATTACK}` },
+      state: { [ATTACK]: ATTACK },
+      events: [{ type: ATTACK }, ...report.events],
+      error: { name: ATTACK, message: ATTACK, status: 500 },
+    };
+    const database = await openDatabase({ kind: 'pglite', dir: path.join(dataDir, 'pglite') });
+    try {
+      await sql`insert into reports (id, received_at, kind, build_id, route_name, path, error_name, error_message, error_status, body)
+        values (${hostileId}, now(), 'error', ${ATTACK}, ${ATTACK}, ${`/${ATTACK}`}, ${ATTACK}, ${ATTACK}, 500, ${JSON.stringify(hostile)}::jsonb)`.execute(
+        database.db,
+      );
+    } finally {
+      await database.close();
+    }
+  }, 120_000);
+
+  /** Every character a terminal acts on or reorders: C0 but newline, DEL and C1, separators, bidi controls. */
+  const ACTIVE =
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what must be absent.
+    /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
+
+  it.each([
+    ['npm run reports', 'reports', [] as string[]],
+    ['npm run reports -- --json', 'reports', ['--json']],
+    ['npm run replay', 'replay', [hostileId]],
+  ])(
+    '%s prints it with every control and bidi character as a visible escape',
+    async (_name, script, args) => {
+      const printed = await run(script, args, { DATA_DIR: dataDir });
+      expect(printed.stdout).toContain(script === 'replay' ? '\\x1b[2K' : '1b');
+      expect(printed.stdout).not.toMatch(ACTIVE);
+      expect(printed.stderr).not.toMatch(ACTIVE);
+      if (args.includes('--json')) {
+        const parsed = JSON.parse(printed.stdout) as { recent: { id: string; buildId: string }[] };
+        expect(parsed.recent.find((stored) => stored.id === hostileId)?.buildId).toBe(ATTACK);
+      }
+    },
+    120_000,
+  );
+
+  it('npm run replay -- <id> --test writes no test for a report the machine does not reproduce', async () => {
+    const testFile = path.join(ROOT, 'tests', 'replays', `${hostileId}.test.ts`);
+    written.push(testFile, path.join(ROOT, 'tests', 'replays', `${hostileId}.json`));
+    const replayed = await run('replay', [hostileId, '--test'], { DATA_DIR: dataDir });
+    expect(replayed.code).toBe(1);
+    expect(replayed.stderr).toContain(
+      'No regression test written: the replay does not reach the reported state',
+    );
+    expect(existsSync(testFile)).toBe(false);
+  }, 120_000);
 });

@@ -10,18 +10,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createApiApp } from '../api/app';
 import { testApiConfig } from '../api/config';
 import { migratedDump, ORIGIN, useTestDatabase } from './support/apiHarness';
+import { sampleReport } from './support/reportFixture';
 
-const report = {
-  kind: 'error',
-  buildId: 'build-1',
-  route: { name: 'index', path: '/' },
-  state: 'settled',
-  events: [],
-  eventsDropped: 0,
-  boot: null,
-  error: { name: 'ApiError', message: 'The demo API failed unexpectedly.', status: 500 },
-  time: 0,
-};
+const report = sampleReport(
+  { route: { name: 'index', path: '/' }, state: 'settled', events: [] },
+  Date.now(),
+);
 
 describe('createApiApp', () => {
   const database = useTestDatabase('pglite');

@@ -7,22 +7,13 @@ import { testApiConfig } from '../api/config';
 import type { ReportsConfig } from '../api/reports';
 import type { ReportBody, StoredReport } from '../api/types';
 import { type ApiClient, apiClient, resetDatabase, useTestDatabase } from './support/apiHarness';
+import { sampleReport } from './support/reportFixture';
 
-const TOKEN = 'a-long-read-token';
+const TOKEN = 'a-read-token-of-thirty-two-chars';
 
-function report(buildId: string): ReportBody {
-  return {
-    kind: 'error',
-    buildId,
-    route: { name: 'index', path: '/' },
-    state: 'settled',
-    events: [],
-    eventsDropped: 0,
-    boot: null,
-    error: { name: 'ApiError', message: 'The demo API failed unexpectedly.', status: 500 },
-    time: 0,
-  };
-}
+const build = (n: number) => `mhx3k2a${n}-0a1b2c3d`;
+const report = (buildId: string) =>
+  sampleReport({ buildId, route: { name: 'index', path: '/' }, state: 'settled', events: [] });
 
 describe('report routes, their edges', () => {
   const database = useTestDatabase('pglite');
@@ -57,8 +48,8 @@ describe('report routes, their edges', () => {
 
   it('tells a flooding address to wait out the rest of the window, in whole seconds', async () => {
     const api = await open({ perAddress: 1, windowSeconds: 90 });
-    expect((await post(api, report('b1'))).statusCode).toBe(201);
-    const refused = await post(api, report('b1'));
+    expect((await post(api, report(build(1)))).statusCode).toBe(201);
+    const refused = await post(api, report(build(1)));
     expect(refused.statusCode).toBe(429);
     // Moments into a 90 s window: 90 s to wait, rounded up.
     expect(refused.headers['retry-after']).toBe('90');
@@ -68,14 +59,14 @@ describe('report routes, their edges', () => {
   it('picks one report out of several by its id', async () => {
     const api = await open();
     const ids: string[] = [];
-    for (const build of ['b1', 'b2', 'b3']) {
+    for (const n of [1, 2, 3]) {
       now += 1000;
-      ids.push(((await post(api, report(build))).json() as { id: string }).id);
+      ids.push(((await post(api, report(build(n)))).json() as { id: string }).id);
     }
     const res = await list(api, `?id=${ids[1]}`);
     expect(res.statusCode).toBe(200);
     const { reports } = res.json() as { reports: StoredReport[] };
-    expect(reports.map((stored) => [stored.id, stored.buildId])).toEqual([[ids[1], 'b2']]);
+    expect(reports.map((stored) => [stored.id, stored.buildId])).toEqual([[ids[1], build(2)]]);
   });
 
   it('wants the token after the Bearer scheme, not before it', async () => {

@@ -6,26 +6,10 @@ import { readApiConfig, testApiConfig } from '../api/config';
 import { REPORT_DEFAULTS, type ReportsConfig } from '../api/reports';
 import type { ReportBody, StoredReport } from '../api/types';
 import { type ApiClient, apiClient, backends, resetDatabase, useTestDatabase } from './support/apiHarness';
+import { BUILD_ID, sampleReport, sampleVitals } from './support/reportFixture';
 
 const DAY = 86_400_000;
-
-function sampleReport(overrides: Partial<ReportBody> = {}): ReportBody {
-  return {
-    kind: 'error',
-    buildId: 'build-1',
-    route: { name: 'campaign', path: '/campaign/1' },
-    state: { navigation: 'settled', build: 'ready', errors: 'showing', freshness: 'fresh' },
-    events: [
-      { type: 'page.changed', visible: true, online: true },
-      { type: 'nav.popped', to: '/campaign/1' },
-    ],
-    eventsDropped: 0,
-    boot: null,
-    error: { name: 'ApiError', message: 'The demo API failed unexpectedly.', status: 500 },
-    time: Date.UTC(2026, 0, 1),
-    ...overrides,
-  };
-}
+const READ_TOKEN = 'a-read-token-of-thirty-two-chars';
 
 describe.each(backends())('reports on %s', (kind) => {
   const database = useTestDatabase(kind);
@@ -77,7 +61,7 @@ describe.each(backends())('reports on %s', (kind) => {
       .executeTakeFirstOrThrow();
     expect(row).toMatchObject({
       kind: 'error',
-      buildId: 'build-1',
+      buildId: BUILD_ID,
       routeName: 'campaign',
       path: '/campaign/1',
       errorName: 'ApiError',
@@ -93,20 +77,7 @@ describe.each(backends())('reports on %s', (kind) => {
 
   it('stores a vitals report', async () => {
     const api = await open();
-    const { error: _error, ...rest } = sampleReport();
-    const res = await post(api, {
-      ...rest,
-      kind: 'vitals',
-      vitals: [
-        { name: 'LCP', value: 812.5, rating: 'good' },
-        {
-          name: 'INP',
-          value: 96,
-          rating: 'good',
-          attribution: { interactionTarget: 'a.card', interactionType: 'pointer' },
-        },
-      ],
-    });
+    const res = await post(api, sampleVitals());
     expect(res.statusCode).toBe(201);
     expect(await storedCount()).toBe(1);
   });
@@ -134,7 +105,7 @@ describe.each(backends())('reports on %s', (kind) => {
     [
       'a path with a query string',
       { route: { name: 'signIn', path: '/sign-in?token=secret' } },
-      'The route path must be a path starting with / with no query string or fragment.',
+      'The route path must be a path starting with / with no query string or fragment, and must be plain text: no control, line-separator or bidirectional characters.',
     ],
     [
       'too many events',
@@ -216,12 +187,26 @@ describe.each(backends())('reports on %s', (kind) => {
     expect(other.statusCode).toBe(201);
   });
 
-  it('keeps at most maxCount reports and none older than maxAgeDays, at each pruning', async () => {
-    const api = await open({ maxCount: 3, maxAgeDays: 7, perAddress: 100 });
+  it('keeps at most maxCount reports at every insert, the newest', async () => {
+    const api = await open({ maxCount: 3, perAddress: 100 });
     const start = now;
     for (let day = 0; day < 6; day++) {
       now = start + day * DAY;
-      expect((await post(api, sampleReport({ time: now }))).statusCode).toBe(201);
+      expect((await post(api, sampleReport({}, now))).statusCode).toBe(201);
+      expect(await storedCount()).toBe(Math.min(day + 1, 3));
+    }
+    const left = await database().db.selectFrom('reports').select('body').orderBy('receivedAt').execute();
+    expect(left.map((row) => (row.body as ReportBody).time)).toEqual(
+      [3, 4, 5].map((day) => start + day * DAY),
+    );
+  });
+
+  it('deletes reports older than maxAgeDays and beyond maxCount at each pruning', async () => {
+    const api = await open({ perAddress: 100 });
+    const start = now;
+    for (let day = 0; day < 6; day++) {
+      now = start + day * DAY;
+      expect((await post(api, sampleReport({}, now))).statusCode).toBe(201);
     }
     now = start + 9 * DAY;
     const { pruneReports } = await import('../api/reports');
@@ -235,7 +220,7 @@ describe.each(backends())('reports on %s', (kind) => {
   });
 
   it('prunes reports with the sessions when the API starts', async () => {
-    const first = await open({ maxCount: 1 });
+    const first = await open();
     await post(first, sampleReport());
     await post(first, sampleReport());
     expect(await storedCount()).toBe(2);
@@ -248,7 +233,7 @@ describe.each(backends())('reports on %s', (kind) => {
     const noRoute = await closed.request({ method: 'GET', url: '/api/reports' });
     expect(noRoute.statusCode).toBe(405);
 
-    const api = await open({ readToken: 'a-long-read-token' });
+    const api = await open({ readToken: READ_TOKEN });
     const { id } = (await post(api, sampleReport())).json() as { id: string };
     const anonymous = await api.request({ method: 'GET', url: '/api/reports' });
     expect(anonymous.statusCode).toBe(401);
@@ -265,7 +250,7 @@ describe.each(backends())('reports on %s', (kind) => {
     const res = await api.request({
       method: 'GET',
       url: `/api/reports?id=${id}`,
-      headers: { authorization: 'Bearer a-long-read-token' },
+      headers: { authorization: `Bearer ${READ_TOKEN}` },
     });
     expect(res.statusCode).toBe(200);
     const { reports } = res.json() as { reports: StoredReport[] };
@@ -273,11 +258,13 @@ describe.each(backends())('reports on %s', (kind) => {
 
     // Without an id: every report, the newest first; the scheme's name in any case.
     now += 1000;
-    const second = (await post(api, sampleReport({ buildId: 'build-2' }))).json() as { id: string };
+    const second = (await post(api, sampleReport({ buildId: 'mhx3k2a2-0a1b2c3d' }, now))).json() as {
+      id: string;
+    };
     const all = await api.request({
       method: 'GET',
       url: '/api/reports',
-      headers: { authorization: 'bearer  a-long-read-token' },
+      headers: { authorization: `bearer  ${READ_TOKEN}` },
     });
     expect(all.statusCode).toBe(200);
     expect((all.json() as { reports: StoredReport[] }).reports.map((report) => report.id)).toEqual([
@@ -287,7 +274,7 @@ describe.each(backends())('reports on %s', (kind) => {
     const limited = await api.request({
       method: 'GET',
       url: '/api/reports?limit=1',
-      headers: { authorization: 'Bearer a-long-read-token' },
+      headers: { authorization: `Bearer ${READ_TOKEN}` },
     });
     expect((limited.json() as { reports: StoredReport[] }).reports.map((report) => report.id)).toEqual([
       second.id,
@@ -302,19 +289,33 @@ describe('report settings', () => {
       maxAgeDays: 30,
       perAddress: 30,
       windowSeconds: 60,
+      vitalsPerRoute: 3,
+      vitalsWindowSeconds: 600,
       bodyLimitBytes: 16 * 1024,
       readToken: null,
     });
     expect(
-      readApiConfig({ REPORTS_MAX_COUNT: '50', REPORTS_MAX_AGE_DAYS: '2', REPORTS_TOKEN: ' t0k ' }).reports,
-    ).toMatchObject({ maxCount: 50, maxAgeDays: 2, readToken: 't0k' });
-    expect(readApiConfig({ REPORTS_PER_ADDRESS: '5', REPORTS_WINDOW_SECONDS: '120' }).reports).toMatchObject({
-      perAddress: 5,
-      windowSeconds: 120,
-    });
+      readApiConfig({ REPORTS_MAX_COUNT: '50', REPORTS_MAX_AGE_DAYS: '2', REPORTS_TOKEN: ` ${READ_TOKEN} ` })
+        .reports,
+    ).toMatchObject({ maxCount: 50, maxAgeDays: 2, readToken: READ_TOKEN });
+    expect(
+      readApiConfig({
+        REPORTS_PER_ADDRESS: '5',
+        REPORTS_WINDOW_SECONDS: '120',
+        REPORTS_VITALS_PER_ROUTE: '2',
+        REPORTS_VITALS_WINDOW_SECONDS: '60',
+      }).reports,
+    ).toMatchObject({ perAddress: 5, windowSeconds: 120, vitalsPerRoute: 2, vitalsWindowSeconds: 60 });
     expect(readApiConfig({ REPORTS_TOKEN: '   ' }).reports.readToken).toBeNull();
     expect(() => readApiConfig({ REPORTS_MAX_COUNT: 'lots' })).toThrow(
       'REPORTS_MAX_COUNT="lots" is not valid: expected a whole number of at least 1.',
     );
+  });
+
+  it('refuses a read token shorter than 32 characters, so the server does not start with a guessable one', () => {
+    expect(() => readApiConfig({ REPORTS_TOKEN: 't0k' })).toThrow(
+      'REPORTS_TOKEN is too short: 3 characters, at least 32 are needed (`openssl rand -base64 32` makes one).',
+    );
+    expect(readApiConfig({ REPORTS_TOKEN: 'x'.repeat(32) }).reports.readToken).toBe('x'.repeat(32));
   });
 });

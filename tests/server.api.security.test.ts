@@ -331,7 +331,7 @@ describe.each(backends())('sign-in hardening on %s', (kind) => {
       const api = await open();
       expect((await attempt(api, 'Demo@Example.COM', 'wrong', '203.0.113.5')).statusCode).toBe(401);
       const rows = await database()
-        .db.selectFrom('signInLimits')
+        .db.selectFrom('rateLimits')
         .select(['key', 'points'])
         .orderBy('key')
         .execute();
@@ -357,7 +357,7 @@ describe.each(backends())('sign-in hardening on %s', (kind) => {
     it('answers a failure of the limits store with a logged 500, not a 429', async () => {
       const errors: unknown[] = [];
       const api = await open({ log: { error: (...args: unknown[]) => errors.push(args) } });
-      await database().db.schema.alterTable('sign_in_limits').renameTo('sign_in_limits_gone').execute();
+      await database().db.schema.alterTable('rate_limits').renameTo('rate_limits_gone').execute();
       try {
         const res = await attempt(api, 'demo@example.com', 'demo-password');
         expect(res.statusCode).toBe(500);
@@ -365,14 +365,14 @@ describe.each(backends())('sign-in hardening on %s', (kind) => {
         expect(res.headers['retry-after']).toBeUndefined();
         expect(errors).toHaveLength(1);
       } finally {
-        await database().db.schema.alterTable('sign_in_limits_gone').renameTo('sign_in_limits').execute();
+        await database().db.schema.alterTable('rate_limits_gone').renameTo('rate_limits').execute();
       }
     });
 
     it('sweeps rate-limit rows an hour past their window at start-up, and keeps the others', async () => {
       const wall = Date.now();
       await database()
-        .db.insertInto('signInLimits')
+        .db.insertInto('rateLimits')
         .values([
           { key: 'addr:old', points: 5, expire: wall - 2 * 60 * MINUTE },
           { key: 'addr:recent', points: 5, expire: wall - 30 * MINUTE },
@@ -380,7 +380,7 @@ describe.each(backends())('sign-in hardening on %s', (kind) => {
         ])
         .execute();
       await open();
-      const keys = await database().db.selectFrom('signInLimits').select('key').orderBy('key').execute();
+      const keys = await database().db.selectFrom('rateLimits').select('key').orderBy('key').execute();
       expect(keys.map((row) => row.key)).toEqual(['addr:live', 'addr:recent']);
     });
 

@@ -210,7 +210,9 @@ describe('opening an embedded database', { timeout: 60_000 }, () => {
 describe('migrations that cannot run', { timeout: 60_000 }, () => {
   it('name the migration that failed, not the one before it that ran, and the open fails', async () => {
     // 0002 runs again (its rows are there already: it does nothing), then 0003 finds its table.
-    const from = await dumpAfter(`delete from kysely_migration where name in ('0002_seed', '0003_reports')`);
+    const from = await dumpAfter(
+      `delete from kysely_migration where name in ('0002_seed', '0003_reports', '0004_rate_limits')`,
+    );
     const error = await openingError({ kind: 'pglite', from });
     expect(error.message).toBe(
       'Could not bring the database up to date (migration 0003_reports failed): relation "reports" already exists.',
@@ -242,6 +244,9 @@ describe('migrations undone', { timeout: 60_000 }, () => {
       );
 
     expect((await migrator.migrateDown()).error).toBeUndefined();
+    expect(await tables()).toEqual(['campaigns', 'reports', 'sessions', 'sign_in_limits', 'users']);
+
+    expect((await migrator.migrateDown()).error).toBeUndefined();
     expect(await tables()).toEqual(['campaigns', 'sessions', 'sign_in_limits', 'users']);
     expect([await count('users'), await count('campaigns')]).toEqual([
       seed.users.length,
@@ -255,7 +260,7 @@ describe('migrations undone', { timeout: 60_000 }, () => {
     expect(await tables()).toEqual([]);
 
     expect((await migrator.migrateToLatest()).error).toBeUndefined();
-    expect(await tables()).toEqual(['campaigns', 'reports', 'sessions', 'sign_in_limits', 'users']);
+    expect(await tables()).toEqual(['campaigns', 'rate_limits', 'reports', 'sessions', 'users']);
     expect([await count('users'), await count('campaigns')]).toEqual([
       seed.users.length,
       seed.campaigns.length,
@@ -288,8 +293,8 @@ describe('the schema the migrations build', () => {
       order by 1`.execute(database.db);
     expect(defaults.rows).toEqual([
       { column: 'campaigns.featured', default: 'false' },
+      { column: 'rate_limits.points', default: '0' },
       { column: 'reports.received_at', default: 'now()' },
-      { column: 'sign_in_limits.points', default: '0' },
       { column: 'users.created_at', default: 'now()' },
     ]);
   });

@@ -54,8 +54,8 @@ const EXPECTED_COLUMNS = {
     'received_at',
     'route_name',
   ],
+  rate_limits: ['expire', 'key', 'points'],
   sessions: ['created_at', 'expires_at', 'id_hash', 'last_seen_at', 'user_id'],
-  sign_in_limits: ['expire', 'key', 'points'],
   users: ['created_at', 'display_name', 'email', 'id', 'password_hash'],
 };
 
@@ -75,7 +75,12 @@ describe.each(backends())('migrations on %s', { timeout: 60_000 }, (kind) => {
     );
     expect(columns).toEqual(EXPECTED_COLUMNS);
     const applied = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(db);
-    expect(applied.rows.map((row) => row.name)).toEqual(['0001_initial', '0002_seed', '0003_reports']);
+    expect(applied.rows.map((row) => row.name)).toEqual([
+      '0001_initial',
+      '0002_seed',
+      '0003_reports',
+      '0004_rate_limits',
+    ]);
   });
 
   it('seeds the demo accounts and campaigns', async () => {

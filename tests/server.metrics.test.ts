@@ -5,14 +5,22 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReportBody } from '../api/types';
 import { buildServer } from '../server/app';
-import { hasBearer, installMetrics, readMetricsConfig, serveMetrics } from '../server/metrics';
+import {
+  hasBearer,
+  installMetrics,
+  isMetricsHost,
+  readMetricsConfig,
+  serveMetrics,
+  TOKEN_GUESSES,
+} from '../server/metrics';
+import { sampleVitals } from './support/reportFixture';
 
 const TOKEN = 'metrics-token-for-tests-0123456789';
 const INDEX = '<!doctype html><html><head></head><body><div id="root"></div></body></html>';
@@ -52,13 +60,42 @@ const scrape = (app: FastifyInstance, authorization?: string) =>
 
 describe('configuration', () => {
   it('is off without METRICS_PORT and METRICS_TOKEN, and refuses a port that is not one', () => {
-    expect(readMetricsConfig({})).toEqual({ port: null, token: null });
-    expect(readMetricsConfig({ METRICS_PORT: ' 9464 ', METRICS_TOKEN: ' t ' })).toEqual({
+    expect(readMetricsConfig({})).toEqual({ port: null, host: '127.0.0.1', token: null });
+    expect(readMetricsConfig({ METRICS_PORT: ' 9464 ', METRICS_TOKEN: ` ${TOKEN} ` })).toEqual({
       port: 9464,
-      token: 't',
+      host: '127.0.0.1',
+      token: TOKEN,
     });
+    expect(readMetricsConfig({ METRICS_PORT: '9464', METRICS_HOST: ' 10.0.0.5 ' }).host).toBe('10.0.0.5');
     expect(() => readMetricsConfig({ METRICS_PORT: 'nine' })).toThrow(/METRICS_PORT="nine"/);
     expect(() => readMetricsConfig({ METRICS_PORT: '70000' })).toThrow(/not a port number/);
+  });
+
+  it('refuses a token shorter than 32 characters', () => {
+    expect(() => readMetricsConfig({ METRICS_TOKEN: 't' })).toThrow(
+      'METRICS_TOKEN is too short: 1 characters, at least 32 are needed',
+    );
+    expect(readMetricsConfig({ METRICS_TOKEN: 'x'.repeat(32) }).token).toBe('x'.repeat(32));
+  });
+
+  it('takes a Host on the metrics port that names this machine, never another site’s name', () => {
+    for (const host of [
+      '127.0.0.1:9464',
+      'localhost:9464',
+      '[::1]:9464',
+      '10.0.0.5',
+      'metrics.internal:9464',
+    ])
+      expect(isMetricsHost(host, 'metrics.internal')).toBe(true);
+    for (const host of [
+      undefined,
+      '',
+      'evil.example:9464',
+      'localhost.evil.example',
+      '127.0.0.1.nip.io',
+      'a b',
+    ])
+      expect(isMetricsHost(host, '127.0.0.1')).toBe(false);
   });
 
   it('compares bearer tokens whole', () => {
@@ -76,6 +113,15 @@ describe('/metrics on the server', () => {
     const response = await scrape(plain, `Bearer ${TOKEN}`);
     expect(response.statusCode).toBe(404);
     expect(response.body).not.toContain('http_request_duration_seconds');
+  });
+
+  it('stops looking at the tokens of an address that keeps guessing: then its right one gets the 404 too', async () => {
+    const from = (remoteAddress: string, authorization: string) =>
+      measured.inject({ method: 'GET', url: '/metrics', remoteAddress, headers: { authorization } });
+    for (let i = 0; i < TOKEN_GUESSES.points; i += 1)
+      expect((await from('192.0.2.66', `Bearer guess-${i}`)).statusCode).toBe(404);
+    expect((await from('192.0.2.66', `Bearer ${TOKEN}`)).statusCode).toBe(404);
+    expect((await from('192.0.2.67', `Bearer ${TOKEN}`)).statusCode).toBe(200);
   });
 
   it('answers 404 without the token or with a wrong one, and the metrics with it', async () => {
@@ -107,17 +153,10 @@ describe('/metrics on the server', () => {
   });
 
   it('counts stored reports by kind, and sign-in refusals', async () => {
-    const report: ReportBody = {
-      kind: 'vitals',
-      buildId: 'build-1',
-      route: { name: 'home', path: '/' },
-      state: 'settled',
-      events: [],
-      eventsDropped: 0,
-      boot: null,
-      vitals: [{ name: 'LCP', value: 1200, rating: 'good' }],
-      time: Date.UTC(2026, 0, 1),
-    };
+    const report: ReportBody = sampleVitals(
+      { route: { name: 'home', path: '/' }, vitals: [{ name: 'LCP', value: 1200, rating: 'good' }] },
+      Date.now(),
+    );
     const sent = await measured.inject({
       method: 'POST',
       url: '/api/reports',
@@ -144,9 +183,21 @@ describe('/metrics on the server', () => {
       if (response.statusCode === 429) refused += 1;
     }
     expect(refused).toBe(1);
+    // The same refusal through the no-JavaScript form counts too.
+    const form = await measured.inject({
+      method: 'POST',
+      url: '/login',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        origin: 'http://localhost',
+        'sec-fetch-site': 'same-origin',
+      },
+      payload: 'email=nobody%40example.com&password=wrong-password',
+    });
+    expect(form.statusCode).toBe(429);
     const { body } = await scrape(measured, `Bearer ${TOKEN}`);
     expect(body).toMatch(/^reports_received_total\{kind="vitals"\} 1$/m);
-    expect(body).toMatch(/^sign_in_refusals_total 1$/m);
+    expect(body).toMatch(/^sign_in_refusals_total 2$/m);
     // PGlite has no pool: the pool gauge has no samples.
     expect(body).not.toMatch(/^db_pool_clients\{/m);
     expect(body).toMatch(/^image_renders\{state="in_flight"\} 0$/m);
@@ -177,9 +228,27 @@ describe('metrics on their own port', () => {
       expect(body).toContain('route="/things/:id"');
       expect(body).toMatch(/^db_pool_clients\{state="idle"\} 3$/m);
       expect((await fetch(`http://127.0.0.1:${port}/`)).status).toBe(404);
+      // A page whose name was rebound to this address sends its own name: refused before anything is read.
+      const rebound = await rawRequest(
+        port,
+        'GET /metrics HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n',
+      );
+      expect(rebound).toMatch(/^HTTP\/1\.1 421 /);
+      expect(rebound).not.toContain('http_request_duration_seconds');
     } finally {
       await new Promise((resolve) => server.close(resolve));
       await app.close();
     }
   });
 });
+
+/** One request written byte for byte (fetch cannot send another Host), and the whole answer. */
+function rawRequest(port: number, request: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(request));
+    let data = '';
+    socket.on('data', (chunk) => (data += chunk.toString('latin1')));
+    socket.on('end', () => resolve(data));
+    socket.on('error', reject);
+  });
+}

@@ -42,7 +42,7 @@ export interface SessionsTable {
 }
 
 /** The layout rate-limiter-flexible's Postgres store expects (created by our migration, not by it). */
-export interface SignInLimitsTable {
+export interface RateLimitsTable {
   key: string;
   points: number;
   /** Milliseconds since the epoch; int8, which node-postgres reads as text. */
@@ -68,7 +68,7 @@ export interface Database {
   users: UsersTable;
   campaigns: CampaignsTable;
   sessions: SessionsTable;
-  signInLimits: SignInLimitsTable;
+  rateLimits: RateLimitsTable;
   reports: ReportsTable;
 }
 

@@ -3,12 +3,16 @@
  * machine in Node (tests/support/replay.ts, the path tests' fakes), prints each state it passes through, and
  * says whether it ends in the state the report recorded. Exit code 0 when it does, 1 when it does not.
  *   --inspect  streams the run to the Stately inspector (development only; opens a browser tab)
- *   --test     writes tests/replays/<id>.test.ts (+ .json), a regression test that fails until the bug is fixed
+ *   --test     writes tests/replays/<id>.test.ts (+ .json), a regression test that fails until the bug is fixed;
+ *              only for a replay that reaches the reported state (otherwise the test would pass from the start)
+ * A report is a stranger's text: everything printed from it shows control and bidi characters as escapes
+ * (machines/untrustedText.ts visibleText), and the generated test holds none of it (tests/support/replay.ts).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ReportBody, StoredReport } from '../../api/types.ts';
-import { describeState, regressionTestSource, replayReport } from '../../tests/support/replay.ts';
+import { visibleText as shown } from '../../machines/untrustedText.ts';
+import { describeState, regressionTestSource, replayName, replayReport } from '../../tests/support/replay.ts';
 import { ReportSourceError, readReports } from './reportSource.ts';
 
 const args = process.argv.slice(2);
@@ -35,35 +39,41 @@ try {
       .inspect.next;
   }
   console.log(
-    `Report ${report.id ?? target}: ${report.kind} on ${report.route.path} (${report.route.name ?? 'no route'}), build ${report.buildId}`,
+    shown(
+      `Report ${report.id ?? target}: ${report.kind} on ${report.route.path} (${report.route.name ?? 'no route'}), build ${report.buildId}`,
+    ),
   );
   if (report.error)
-    console.log(`  ${report.error.status ?? '-'} ${report.error.name}: ${report.error.message}`);
+    console.log(shown(`  ${report.error.status ?? '-'} ${report.error.name}: ${report.error.message}`));
   const result = replayReport(report, inspect ? { inspect } : {});
   if (result.partial) {
     console.log(
       `  (the report dropped its ${report.eventsDropped} oldest events: the replay starts mid-way)`,
     );
   }
-  console.log(`  start    ${describeState(result.initial)}`);
+  console.log(`  start    ${shown(describeState(result.initial))}`);
   for (const step of result.steps) {
-    console.log(
-      `  ${String(step.index + 1).padStart(3)}. ${step.event}\n         ${describeState(step.value)}`,
-    );
-    if (step.problem) console.log(`         ! ${step.problem}`);
+    console.log(`  ${String(step.index + 1).padStart(3)}. ${shown(step.event)}`);
+    console.log(`         ${shown(describeState(step.value))}`);
+    if (step.problem) console.log(`         ! ${shown(step.problem)}`);
   }
-  console.log(`  reported ${describeState(report.state)}`);
+  console.log(`  reported ${shown(describeState(report.state))}`);
   console.log(
     result.matches
       ? 'The replay ends in the reported state.'
       : 'The replay does NOT end in the reported state.',
   );
-  if (flags.has('--test')) {
-    const name = (report.id ?? path.basename(target, '.json')).replace(/[^A-Za-z0-9_-]/g, '_');
+  if (flags.has('--test') && !result.matches) {
+    console.error(
+      'No regression test written: the replay does not reach the reported state, so the test would pass ' +
+        'before any fix (a report the machine cannot reproduce, or one made by hand).',
+    );
+  } else if (flags.has('--test')) {
+    const name = replayName(report.id ?? path.basename(target, '.json'));
     const dir = path.join(import.meta.dirname, '..', '..', 'tests', 'replays');
     mkdirSync(dir, { recursive: true });
     writeFileSync(path.join(dir, `${name}.json`), `${JSON.stringify(report, null, 2)}\n`);
-    writeFileSync(path.join(dir, `${name}.test.ts`), regressionTestSource(report, name));
+    writeFileSync(path.join(dir, `${name}.test.ts`), regressionTestSource(name));
     console.log(`Wrote tests/replays/${name}.test.ts: npx vitest run tests/replays/${name}.test.ts`);
   }
   if (!flags.has('--inspect')) process.exit(result.matches ? 0 : 1);

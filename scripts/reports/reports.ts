@@ -3,6 +3,7 @@
  * 75th percentile of each web vital per route. Reads the server's database (scripts/reports/reportSource.ts).
  */
 import type { StoredReport, VitalName } from '../../api/types.ts';
+import { visibleText as shown } from '../../machines/untrustedText.ts';
 import { ReportSourceError, readReports } from './reportSource.ts';
 
 interface ErrorGroup {
@@ -62,6 +63,17 @@ export function summarise(reports: readonly StoredReport[]) {
   };
 }
 
+/**
+ * JSON for a terminal: JSON.stringify escapes C0 controls in strings but leaves DEL, C1 controls, the line and
+ * paragraph separators and bidi controls raw; these become `\uXXXX` escapes too (the same JSON when parsed).
+ */
+export function terminalJson(value: unknown): string {
+  return JSON.stringify(value, null, 2).replace(
+    /[\u007f-\u009f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
 /** Nearest-rank percentile, as CrUX reports p75. */
 export function percentile(values: readonly number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -77,26 +89,32 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     const reports = await readReports({ limit });
     const summary = summarise(reports);
     if (args.includes('--json')) {
-      console.log(JSON.stringify({ ...summary, recent: reports }, null, 2));
+      console.log(terminalJson({ ...summary, recent: reports }));
     } else {
       console.log(`${summary.reports} recent reports.`);
       console.log(summary.errors.length ? '\nErrors (by error and build):' : '\nNo errors reported.');
+      // Every line from a report is a stranger's text: shown with its controls and bidi characters escaped.
       for (const group of summary.errors) {
+        console.log(shown(`  ${String(group.count).padStart(5)}×  ${group.status ?? '---'} ${group.error}`));
         console.log(
-          `  ${String(group.count).padStart(5)}×  ${group.status ?? '---'} ${group.error}\n` +
+          shown(
             `         build ${group.buildId}, on ${group.routes.slice(0, 5).join(', ')}; last ${group.lastSeen}` +
-            ` (npm run replay -- ${group.latestId})`,
+              ` (npm run replay -- ${group.latestId})`,
+          ),
         );
       }
       console.log(
-        summary.vitals.length ? '\nWeb vitals, 75th percentile per route:' : '\nNo web vitals reported.',
+        summary.vitals.length
+          ? '\nWeb vitals, 75th percentile per route, (n) samples it rests on. Self-reported: any visitor can ' +
+              'send made-up figures; the API takes at most a few samples per address and route per window.'
+          : '\nNo web vitals reported.',
       );
       for (const { route, p75 } of summary.vitals) {
         const parts = Object.entries(p75).map(
           ([name, { value, samples }]) =>
             `${name} ${name === 'CLS' ? value.toFixed(3) : `${Math.round(value)} ms`} (${samples})`,
         );
-        console.log(`  ${route.padEnd(20)} ${parts.join('  ')}`);
+        console.log(shown(`  ${route.padEnd(20)} ${parts.join('  ')}`));
       }
     }
   } catch (error) {

@@ -8,6 +8,7 @@
  * `npm run replay` hands the machine an Error with the fields its guards look at.
  */
 import type { ReportedEvent } from '../../api/types';
+import { sendableText } from '../../machines/untrustedText';
 
 type Scrub = (event: Record<string, unknown>) => Record<string, unknown>;
 
@@ -27,9 +28,9 @@ export function scrubPath(value: unknown): string {
           .slice(queryAt + 1)
           .split('&')
           .filter(Boolean)
-          .map((pair) => `${scrubText(pair.split('=')[0]).slice(0, 40)}=`)
+          .map((pair) => `${scrubText(pair.split('=')[0], 40)}=`)
           .join('&')}`;
-  return `${scrubText(path)}${query}${hashAt === -1 ? '' : '#'}`.slice(0, 2048);
+  return sendableText(`${scrubText(path)}${query}${hashAt === -1 ? '' : '#'}`.slice(0, 2048));
 }
 
 /** A path for the report's route: no query string, no fragment (and bounded, as all scrubbed text is). */
@@ -45,16 +46,22 @@ const FRAGMENT = /#[^\s"']+/g;
 const LONG_SECRET = /\b(?:[A-Za-z0-9_-]{8,}\.)+[A-Za-z0-9_-]{8,}\b|\b[A-Za-z0-9_-]{24,}\b/g;
 const BEARER = /\b(bearer|token|password|passwd|secret|api[-_]?key)(\s*[:=]\s*|\s+)\S+/gi;
 
-/** Free text (an error message, a title) with addresses, tokens and query strings removed, and bounded. */
-export function scrubText(value: unknown): string {
+/**
+ * Free text (an error message, a title) with addresses, tokens and query strings removed, bounded to `max`, and
+ * sendable: no control, separator or bidi character, no half of a surrogate pair (the cut may make one), which
+ * the API would refuse (machines/untrustedText.ts).
+ */
+export function scrubText(value: unknown, max: number = MAX_TEXT): string {
   if (typeof value !== 'string') return '';
-  return value
-    .replace(EMAIL, '[email]')
-    .replace(BEARER, '$1$2[secret]')
-    .replace(QUERY, '?[query]')
-    .replace(FRAGMENT, '#')
-    .replace(LONG_SECRET, '[secret]')
-    .slice(0, MAX_TEXT);
+  return sendableText(
+    value
+      .replace(EMAIL, '[email]')
+      .replace(BEARER, '$1$2[secret]')
+      .replace(QUERY, '?[query]')
+      .replace(FRAGMENT, '#')
+      .replace(LONG_SECRET, '[secret]')
+      .slice(0, max),
+  );
 }
 
 const bool = (value: unknown) => (typeof value === 'boolean' ? value : undefined);
@@ -81,8 +88,8 @@ export function scrubThrown(value: unknown): Record<string, unknown> {
   const thrown = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
   return defined({
     $error: scrubText(typeof value === 'string' ? value : thrown.message),
-    name: typeof thrown.name === 'string' ? scrubText(thrown.name).slice(0, 80) : undefined,
-    kind: typeof thrown.kind === 'string' ? thrown.kind.slice(0, 40) : undefined,
+    name: typeof thrown.name === 'string' ? scrubText(thrown.name, 80) : undefined,
+    kind: typeof thrown.kind === 'string' ? sendableText(thrown.kind.slice(0, 40)) : undefined,
     statusCode: int(thrown.statusCode),
     status: int(thrown.status),
     statusMessage: typeof thrown.statusMessage === 'string' ? scrubText(thrown.statusMessage) : undefined,
@@ -103,7 +110,7 @@ function manifestOutput({ output }: Record<string, unknown>): Record<string, unk
   const manifest = (typeof output === 'object' && output !== null ? output : {}) as Record<string, unknown>;
   return {
     output: defined({
-      id: typeof manifest.id === 'string' ? manifest.id.slice(0, 64) : undefined,
+      id: typeof manifest.id === 'string' ? sendableText(manifest.id.slice(0, 64)) : undefined,
       timestamp: typeof manifest.timestamp === 'number' ? manifest.timestamp : undefined,
       rules: typeof manifest.rules === 'object' ? manifest.rules : undefined,
       // The list of prerendered pages changes where data is read from, never which state follows.
@@ -141,7 +148,7 @@ export function scrubEvent(event: {
   readonly type: string;
   readonly [field: string]: unknown;
 }): ReportedEvent {
-  const type = String(event.type).slice(0, 160);
+  const type = sendableText(String(event.type).slice(0, 160));
   const record = event as unknown as Record<string, unknown>;
   const scrub = EVENT_ALLOW_LIST[type];
   if (scrub) return { type, ...scrub(record) };

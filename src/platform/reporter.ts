@@ -67,7 +67,8 @@ function describeCause(cause: ReportCause, beforeStart: boolean): ReportBody['er
   return {
     name: scrubText(
       `${beforeStart ? 'StartupFailure: ' : ''}${typeof record.name === 'string' ? record.name : typeof thrown}`,
-    ).slice(0, 200),
+      200,
+    ),
     message: scrubText(typeof thrown === 'string' ? thrown : String(record.message ?? '')),
     status: status >= 100 && status <= 999 ? status : null,
   };

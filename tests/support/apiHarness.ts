@@ -154,7 +154,7 @@ export function useTestDatabase(kind: DatabaseConfig['kind']): () => OpenDatabas
 
 /** Back to the seed data, as after a fresh start (much faster than a new database per test). */
 export async function resetDatabase(database: OpenDatabase): Promise<void> {
-  await sql`truncate reports, sessions, sign_in_limits, campaigns, users cascade`.execute(database.db);
+  await sql`truncate reports, sessions, rate_limits, campaigns, users cascade`.execute(database.db);
   await seed.up(database.db.withoutPlugins());
 }
 
@@ -179,7 +179,7 @@ export async function apiClient(
   options: {
     config?: Partial<ApiConfig>;
     now?: () => number;
-    log?: Pick<Console, 'error'>;
+    log?: Pick<Console, 'error'> & { warn?: Console['warn'] };
     loginTemplate?: () => Promise<string | undefined>;
   } = {},
 ): Promise<ApiClient> {
@@ -188,7 +188,7 @@ export async function apiClient(
     database,
     ...(options.loginTemplate ? { loginTemplate: options.loginTemplate } : {}),
     ...(options.now ? { now: options.now } : {}),
-    log: options.log ?? { error: () => {} },
+    log: options.log ?? { error: () => {}, warn: () => {} },
   });
   // A header given as undefined is left out, to send less than a browser would.
   const request: ApiClient['request'] = ({ cookie, headers, ...rest }) => {

@@ -11,6 +11,7 @@ import { config } from '../../src/config';
 import { startEventLog } from '../../src/platform/eventLog';
 import { startApp } from './appHarness';
 import { replayInput } from './replay';
+import { BUILD_ID } from './reportFixture';
 
 /** Stubs the global `fetch` to catch the report; the caller unstubs it (`vi.unstubAllGlobals`). */
 export async function recordFailedCampaignVisit() {
@@ -18,7 +19,7 @@ export async function recordFailedCampaignVisit() {
   vi.stubGlobal('fetch', sent);
   const log = startEventLog(config.reports, new EventTarget() as unknown as Window);
   const app = await startApp({
-    input: { ...replayInput({ buildId: 'build-1', boot: null }), routes, guards: routeGuards },
+    input: { ...replayInput({ buildId: BUILD_ID, boot: null }), routes, guards: routeGuards },
     inspect: (event) => log.inspect.next?.(event),
   });
   app.send({ type: 'page.changed', visible: true, online: true });

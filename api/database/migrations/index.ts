@@ -2,6 +2,7 @@ import type { Migration } from 'kysely/migration';
 import * as initial from './0001_initial.ts';
 import * as seed from './0002_seed.ts';
 import * as reports from './0003_reports.ts';
+import * as rateLimits from './0004_rate_limits.ts';
 
 /**
  * Every migration, by name; Kysely runs them in name order and records each in `kysely_migration`.
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
   '0002_seed': seed,
   '0003_reports': reports,
+  '0004_rate_limits': rateLimits,
 };
