@@ -9,7 +9,7 @@ export const DESKTOP_CHROME_UA =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36';
 
 /** Opens GET /api/reports on the e2e server, so e2e/reports.spec.ts can read back what a page reported. */
-export const REPORTS_TOKEN = 'e2e-reports-read-token';
+export const REPORTS_TOKEN = 'e2e-reports-read-token-of-32-chars';
 
 export default defineConfig({
   testDir: 'e2e',

@@ -6,12 +6,14 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { type Kysely, sql } from 'kysely';
+import { limitKey } from './clientAddress.ts';
 import type { ApiConfig } from './config.ts';
 import type { Database, User } from './database/schema.ts';
 import { HttpError } from './errors.ts';
+import { type ApiLog, loggablePath, securityLine } from './logSafe.ts';
 import { Passwords } from './passwords.ts';
 import { Sessions } from './sessions.ts';
-import { SignInLimits, TooManyAttempts } from './signInLimits.ts';
+import { accountKey, SignInLimits, TooManyAttempts } from './signInLimits.ts';
 import type { PublicUser } from './types.ts';
 
 export const DISPLAY_NAME_MAX = 60;
@@ -37,12 +39,21 @@ export interface SignInInput {
 
 export type Accounts = ReturnType<typeof createAccounts>;
 
-export function createAccounts(options: { db: Kysely<Database>; config: ApiConfig; now?: () => number }) {
+export function createAccounts(options: {
+  db: Kysely<Database>;
+  config: ApiConfig;
+  now?: () => number;
+  /** Where security events go (a refused sign-in or origin); default: a JSON line on the console. */
+  log?: ApiLog;
+  /** How the slowdown waits (tests replace it). */
+  sleep?: (ms: number) => Promise<void>;
+}) {
   const { db, config } = options;
   const now = options.now ?? Date.now;
   const sessions = new Sessions(db, config.sessions, now);
   const passwords = new Passwords(config.passwords.argon2, config.passwords.maxConcurrent);
-  const limits = new SignInLimits(db, config.signInLimits);
+  const limits = new SignInLimits(db, config.signInLimits, options.sleep);
+  const security = securityLine(options.log ?? console);
 
   return {
     sessions,
@@ -51,7 +62,14 @@ export function createAccounts(options: { db: Kysely<Database>; config: ApiConfi
 
     /** Throws a 403 unless the request comes from a page of this site (see isSameOrigin). */
     checkOrigin(request: FastifyRequest): void {
-      if (!isSameOrigin(request, config.allowedOrigins)) throw new HttpError(403, CROSS_ORIGIN);
+      if (isSameOrigin(request, config.publicOrigin)) return;
+      const origin = request.headers.origin;
+      security({
+        event: 'origin.refused',
+        address: limitKey(request.ip),
+        ...(origin ? { origin: loggablePath(origin) } : {}),
+      });
+      throw new HttpError(403, CROSS_ORIGIN);
     },
 
     /** Checks the password and starts a fresh session: the user and the new session token. */
@@ -69,10 +87,12 @@ export function createAccounts(options: { db: Kysely<Database>; config: ApiConfi
         throw new HttpError(400, `Password must be at most ${PASSWORD_MAX} characters.`);
       }
       checkText(email, 'Email');
+      const account = accountKey(email);
       try {
         await limits.take(input.address, email);
       } catch (error) {
         if (!(error instanceof TooManyAttempts)) throw error;
+        security({ event: 'sign-in.refused', address: input.address, account });
         throw new HttpError(429, error.message, { 'retry-after': String(error.retryAfterSeconds) });
       }
       const user = await db
@@ -81,7 +101,10 @@ export function createAccounts(options: { db: Kysely<Database>; config: ApiConfi
         .where(sql`lower(email)`, '=', sql`lower(${email})`)
         .executeTakeFirst();
       const check = await passwords.check(password, user?.passwordHash);
-      if (!user || !check.ok) throw new HttpError(401, 'Incorrect email or password');
+      if (!user || !check.ok) {
+        security({ event: 'sign-in.failed', address: input.address, account });
+        throw new HttpError(401, 'Incorrect email or password');
+      }
 
       if (check.needsRehash) {
         const upgraded = await passwords.hash(password);
@@ -134,6 +157,14 @@ function validateDisplayName(value: string): string {
     throw new HttpError(400, `Display name must be between 1 and ${DISPLAY_NAME_MAX} characters.`);
   }
   checkText(name, 'Display name');
+  // Shown to others beside other text: a direction override would reorder what follows it, and a zero-width
+  // space makes two names that look the same. Joiners stay: emoji sequences and several scripts need them.
+  if (/[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u200b\u2060\ufeff\u180e]/u.test(name)) {
+    throw new HttpError(
+      400,
+      'Display name must not contain invisible formatting characters (direction marks or zero-width spaces).',
+    );
+  }
   return name;
 }
 
@@ -146,17 +177,22 @@ export function checkText(value: string, label: string): void {
 /**
  * A state-changing request must come from a page of this site. Browsers send `Sec-Fetch-Site` and
  * `Origin` on every such fetch and form post, and a page cannot forge either; a request with neither (curl,
- * an old browser) is refused too, since the cookie alone proves nothing about who sent it.
+ * an old browser) is refused too, since the cookie alone proves nothing about who sent it. This site is
+ * PUBLIC_ORIGIN when set; otherwise the request's own `Host` header, never X-Forwarded-Host (which a client
+ * behind a proxy that passes it on could choose).
  */
-export function isSameOrigin(request: FastifyRequest, allowedOrigins: string[]): boolean {
+export function isSameOrigin(request: FastifyRequest, publicOrigin: string | null): boolean {
   const site = request.headers['sec-fetch-site'];
   if (site !== undefined && site !== 'same-origin') return false;
   const origin = request.headers.origin;
   if (origin === undefined) return site === 'same-origin';
-  if (allowedOrigins.length > 0) return allowedOrigins.includes(origin);
+  if (publicOrigin !== null) return origin === publicOrigin;
+  const host = request.headers.host;
+  if (host === undefined) return false;
   try {
     // Through URL on both sides, so a default port (`:80`) written on one side only still matches.
-    return new URL(origin).host === new URL(`${request.protocol}://${request.host}`).host;
+    const given = new URL(origin);
+    return given.host === new URL(`${given.protocol}//${host}`).host;
   } catch {
     return false;
   }

@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { createAccounts } from './accounts.ts';
 import { type ApiConfig, readApiConfig } from './config.ts';
 import { type OpenDatabase, openDatabase } from './database/open.ts';
+import { fastifyTrustProxy, type TrustProxy } from './environment.ts';
 import { formsPlugin } from './forms.ts';
 import type { ApiLog } from './logSafe.ts';
 import { apiPlugin } from './plugin.ts';
@@ -12,8 +13,10 @@ export interface ApiAppOptions {
   database?: OpenDatabase;
   now?: () => number;
   log?: ApiLog;
-  /** Fastify's trustProxy: believe X-Forwarded-For for the client address (behind a proxy). */
-  trustProxy?: boolean | string;
+  /** How the sign-in slowdown waits (tests record it instead). */
+  sleep?: (ms: number) => Promise<void>;
+  /** The proxies in front whose X-Forwarded-For to believe (TRUST_PROXY: a hop count or their addresses). */
+  trustProxy?: TrustProxy;
   /** The failure template of `/login` for the form routes (api/forms.ts); none: a plain failure page. */
   loginTemplate?: () => Promise<string | undefined>;
 }
@@ -29,9 +32,15 @@ export async function createApiApp(
 ): Promise<{ app: FastifyInstance; database: OpenDatabase }> {
   const config = options.config ?? readApiConfig();
   const database = options.database ?? (await openDatabase(config.database));
-  const app = Fastify({ logger: false, trustProxy: options.trustProxy ?? false });
+  const app = Fastify({ logger: false, trustProxy: fastifyTrustProxy(options.trustProxy ?? false) });
   if (!options.database) app.addHook('onClose', () => database.close());
-  const accounts = createAccounts({ db: database.db, config, ...(options.now ? { now: options.now } : {}) });
+  const accounts = createAccounts({
+    db: database.db,
+    config,
+    ...(options.now ? { now: options.now } : {}),
+    ...(options.log ? { log: options.log } : {}),
+    ...(options.sleep ? { sleep: options.sleep } : {}),
+  });
   // A plugin that fails to load rejects its `register` (or `ready`): the app is closed, and with it the
   // database it opened, so a failed start leaves no embedded folder locked.
   try {

@@ -59,10 +59,12 @@ function escapeHtml(text: string): string {
  */
 export function fillLoginTemplate(template: string, state: FormState): string {
   const block = `<script type="application/json" id="${FORM_STATE_ID}">${serializeInlineJson(state)}</script>`;
+  // Function replacers: a string replacement would read `$&`, `$'` and `` $` `` in the email as patterns and paste
+  // parts of the page into it.
   return template
-    .replaceAll(FORM_PLACEHOLDERS.error, escapeHtml(state.error))
-    .replaceAll(FORM_PLACEHOLDERS.email, escapeHtml(state.email))
-    .replace('</body>', `${block}</body>`);
+    .replaceAll(FORM_PLACEHOLDERS.error, () => escapeHtml(state.error))
+    .replaceAll(FORM_PLACEHOLDERS.email, () => escapeHtml(state.email))
+    .replace('</body>', () => `${block}</body>`);
 }
 
 function plainFailure(state: FormState): string {
@@ -116,7 +118,7 @@ export const formsPlugin: FastifyPluginAsync<FormsPluginOptions> = async (app, o
     reply.code(status).header('cache-control', 'no-store');
     if (known) reply.headers(error.headers);
     const path = request.routeOptions.url;
-    if (path === FORM_PATHS.login) {
+    if (path === FORM_PATHS.login || path === `${FORM_PATHS.login}/`) {
       const fields = (request.body ?? {}) as FormFields;
       // What was typed comes back, never the password; an address longer than any real one is not echoed.
       const email = typeof fields.email === 'string' && fields.email.length <= EMAIL_MAX ? fields.email : '';
@@ -129,37 +131,43 @@ export const formsPlugin: FastifyPluginAsync<FormsPluginOptions> = async (app, o
     return reply.type('text/plain; charset=utf-8').send(message);
   });
 
-  app.post<{ Body: FormFields; Querystring: Record<string, string | string[] | undefined> }>(
-    FORM_PATHS.login,
-    { bodyLimit: bodyLimitBytes },
-    async (request, reply) => {
-      const fields = request.body ?? {};
-      const { token } = await accounts.signIn({
-        email: fields.email,
-        password: fields.password,
-        address: limitKey(request.ip),
-        previousToken: readCookie(request),
-      });
-      setSessionCookie(reply, token, accounts.sessionSeconds);
-      const requested = request.query[RETURN_TO_PARAM];
-      return seeOther(reply, safeReturnTo(typeof requested === 'string' ? requested : DEFAULT_RETURN_TO));
-    },
-  );
+  // Each form's page exists with and without a trailing slash (`/login/` is the prerendered page's folder), so
+  // each path takes the post both ways.
+  const bothWays = (path: string) => [path, `${path}/`];
 
-  app.post(FORM_PATHS.logout, { bodyLimit: bodyLimitBytes }, async (request, reply) => {
-    await accounts.signOut(readCookie(request));
-    setSessionCookie(reply, '', 0);
-    return seeOther(reply, FORM_PATHS.login);
-  });
+  for (const url of bothWays(FORM_PATHS.login)) {
+    app.post<{ Body: FormFields; Querystring: Record<string, string | string[] | undefined> }>(
+      url,
+      { bodyLimit: bodyLimitBytes },
+      async (request, reply) => {
+        const fields = request.body ?? {};
+        const { token } = await accounts.signIn({
+          email: fields.email,
+          password: fields.password,
+          address: limitKey(request.ip),
+          previousToken: readCookie(request),
+        });
+        setSessionCookie(reply, token, accounts.sessionSeconds);
+        const requested = request.query[RETURN_TO_PARAM];
+        return seeOther(reply, safeReturnTo(typeof requested === 'string' ? requested : DEFAULT_RETURN_TO));
+      },
+    );
+  }
 
-  app.post<{ Body: FormFields }>(
-    FORM_PATHS.profile,
-    { bodyLimit: bodyLimitBytes },
-    async (request, reply) => {
+  for (const url of bothWays(FORM_PATHS.logout)) {
+    app.post(url, { bodyLimit: bodyLimitBytes }, async (request, reply) => {
+      await accounts.signOut(readCookie(request));
+      setSessionCookie(reply, '', 0);
+      return seeOther(reply, FORM_PATHS.login);
+    });
+  }
+
+  for (const url of bothWays(FORM_PATHS.profile)) {
+    app.post<{ Body: FormFields }>(url, { bodyLimit: bodyLimitBytes }, async (request, reply) => {
       await accounts.saveProfile(readCookie(request), request.body?.displayName);
       return seeOther(reply, FORM_PATHS.profile);
-    },
-  );
+    });
+  }
 };
 
 /**

@@ -7,8 +7,30 @@
  */
 import { visibleText } from '../machines/untrustedText.ts';
 
+/**
+ * One security event (a refused sign-in, a refused origin): who (the client address as limits count it), what,
+ * and which account as a digest of its email, never the email or the password.
+ */
+export interface SecurityEvent {
+  event: 'sign-in.failed' | 'sign-in.refused' | 'origin.refused';
+  address: string;
+  /** api/signInLimits.ts accountKey: a digest of the lower-cased email. */
+  account?: string;
+  /** The origin a refused write came from, bounded and escaped. */
+  origin?: string;
+}
+
 /** Where the API writes what went wrong: console, or the production server's structured log. */
-export type ApiLog = Pick<Console, 'error'> & { warn?: Console['warn'] };
+export type ApiLog = Pick<Console, 'error'> & {
+  warn?: Console['warn'];
+  /** One line per security event; by default a `security` JSON line on the console's warn. */
+  security?: (event: SecurityEvent) => void;
+};
+
+/** The security-event writer of a log: its own, or one JSON line on warn (or error). */
+export function securityLine(log: ApiLog): (event: SecurityEvent) => void {
+  return log.security ?? ((event) => (log.warn ?? log.error)(JSON.stringify({ security: event })));
+}
 
 const MAX_MESSAGE = 300;
 const MAX_STACK = 2_000;

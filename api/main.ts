@@ -1,18 +1,22 @@
-// The demo API on its own: `node --import tsx api/main.ts` (PORT, HOST, DATA_DIR or DATABASE_URL,
-// and the settings in ./config.ts). Used to run several API processes on one PostgreSQL, by the
-// crash and two-process tests, and by the API benchmark.
+// The demo API on its own: `node --import tsx api/main.ts` (PORT, HOST, and the API's variables in ./config.ts,
+// read through the one schema of ./environment.ts). Used to run several API processes on one PostgreSQL, by
+// the crash and two-process tests, and by the API benchmark.
 
 import { createApiApp } from './app.ts';
-import { ConfigError, readApiConfig } from './config.ts';
+import { API_ENVIRONMENT, apiConfigFrom } from './config.ts';
 import { DatabaseOpenError } from './database/open.ts';
+import { ConfigError, readEnvironment, text, whole } from './environment.ts';
+
+const ENVIRONMENT = {
+  PORT: whole('the port the API listens on', 3001, { min: 1, max: 65_535 }),
+  HOST: text('the interface it listens on', '127.0.0.1'),
+  ...API_ENVIRONMENT,
+} as const;
 
 try {
-  const config = readApiConfig();
-  const { app, database } = await createApiApp({ config, trustProxy: process.env.TRUST_PROXY === '1' });
-  const address = await app.listen({
-    port: Number(process.env.PORT) || 3001,
-    host: process.env.HOST || '127.0.0.1',
-  });
+  const env = readEnvironment(ENVIRONMENT, process.env);
+  const { app, database } = await createApiApp({ config: apiConfigFrom(env), trustProxy: env.TRUST_PROXY });
+  const address = await app.listen({ port: env.PORT, host: env.HOST });
   // One line that a parent process can wait for.
   console.log(`[demo-api] listening on ${address} with ${database.where} (pid ${process.pid})`);
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -60,7 +60,7 @@ export const apiPlugin: FastifyPluginAsync<ApiPluginOptions> = async (app, optio
   const { db, config } = options;
   const now = options.now ?? Date.now;
   const log = options.log ?? console;
-  const accounts = options.accounts ?? createAccounts({ db, config, now });
+  const accounts = options.accounts ?? createAccounts({ db, config, now, log });
   const { sessions, cookieName } = accounts;
 
   if (!app.hasRequestDecorator('cookies')) await app.register(fastifyCookie);

@@ -58,6 +58,10 @@ export function databaseLimit(db: Kysely<Database>, options: LimitOptions) {
         throw rejection;
       }
     },
+    /** Points `key` has used in its current window. */
+    async usedPoints(key: string): Promise<number> {
+      return (await limiter.get(key))?.consumedPoints ?? 0;
+    },
     /** Seconds until `key` may consume again when its points are used up; 0 when it may now. */
     async waitSeconds(key: string): Promise<number> {
       const state = await limiter.get(key);

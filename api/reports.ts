@@ -69,25 +69,6 @@ export const REPORT_DEFAULTS = {
  */
 export const VITAL_MAXIMUM = { LCP: 120_000, FCP: 120_000, TTFB: 120_000, INP: 60_000, CLS: 100 } as const;
 
-type Env = Record<string, string | undefined>;
-
-/** `int` and `secret` are config.ts's readers (same validation, same messages). */
-export function readReportsConfig(
-  read: { int: (name: string, fallback: number) => number; secret: (name: string) => string | null },
-  _env: Env,
-): ReportsConfig {
-  return {
-    maxCount: read.int('REPORTS_MAX_COUNT', REPORT_DEFAULTS.maxCount),
-    maxAgeDays: read.int('REPORTS_MAX_AGE_DAYS', REPORT_DEFAULTS.maxAgeDays),
-    perAddress: read.int('REPORTS_PER_ADDRESS', REPORT_DEFAULTS.perAddress),
-    windowSeconds: read.int('REPORTS_WINDOW_SECONDS', REPORT_DEFAULTS.windowSeconds),
-    vitalsPerRoute: read.int('REPORTS_VITALS_PER_ROUTE', REPORT_DEFAULTS.vitalsPerRoute),
-    vitalsWindowSeconds: read.int('REPORTS_VITALS_WINDOW_SECONDS', REPORT_DEFAULTS.vitalsWindowSeconds),
-    bodyLimitBytes: REPORT_DEFAULTS.bodyLimitBytes,
-    readToken: read.secret('REPORTS_TOKEN'),
-  };
-}
-
 /** Text a report names: bounded, and nothing a browser would not send (machines/untrustedText.ts). */
 const safeText = (maxLength: number) => ({ type: 'string', maxLength, pattern: SAFE_TEXT_PATTERN }) as const;
 

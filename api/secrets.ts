@@ -1,11 +1,9 @@
 /**
- * Operator secrets (REPORTS_TOKEN, METRICS_TOKEN): long enough to resist guessing, and compared in constant time
+ * Operator secrets (REPORTS_TOKEN, METRICS_TOKEN; their length is checked where they are read, ./environment.ts)
+ * are compared in constant time
  * whatever the lengths, so neither the time nor the length of a wrong guess says anything about the secret.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-
-/** NIST SP 800-63B asks for 112 bits for a secret an attacker may guess offline; 32 characters of any token. */
-export const MIN_SECRET_LENGTH = 32;
 
 // Both sides are digested under a key of this process: equal-length inputs for timingSafeEqual, always.
 const key = randomBytes(32);

@@ -13,31 +13,72 @@ export class TooManyAttempts extends Error {
   }
 }
 
+type Sleep = (ms: number) => Promise<void>;
+const realSleep: Sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
 /**
- * Failed sign-ins counted per client address and per email address, in the database (./rateLimits.ts), so
- * every server process on one database shares the counts. An attempt takes a point from both before the
- * password is checked (parallel guesses cannot slip past the check); a successful sign-in gives its points back.
+ * Limits that stop guessing without locking the owner out (OWASP ASVS 4.0.3 2.2.1 and 5.0 6.1.1: anti-automation
+ * that does not enable malicious lockout). Counted in the database (./rateLimits.ts), so every server process on
+ * one database shares them:
+ *
+ * - **per client address**, whatever the accounts (`perAddress` per window, then 429): one machine guessing
+ *   across many accounts;
+ * - **per account and address** (`perAccount` per window, then 429): one machine guessing one password. Another
+ *   address is not held back by it, so the owner signs in from their own while an attacker is being refused;
+ * - **per account, from anywhere**: past `slowdown.afterFailures` in the window every attempt on the account
+ *   waits `baseMs`, doubling per failure up to `maxMs`, before its password is checked. Guessing from many
+ *   addresses slows down; the right password still signs in.
+ *
+ * Each attempt takes its points before the password is checked (parallel guesses cannot slip past the count);
+ * a successful sign-in gives its own back and clears its account-and-address count.
  */
 export class SignInLimits {
   private readonly byAddress: DatabaseLimit;
+  private readonly byAccountAndAddress: DatabaseLimit;
   private readonly byAccount: DatabaseLimit;
+  private readonly slowdown: ApiConfig['signInLimits']['slowdown'];
 
-  constructor(db: Kysely<Database>, config: ApiConfig['signInLimits']) {
+  constructor(
+    db: Kysely<Database>,
+    config: ApiConfig['signInLimits'],
+    private readonly sleep: Sleep = realSleep,
+  ) {
     const duration = config.windowSeconds;
     this.byAddress = databaseLimit(db, { keyPrefix: 'addr', points: config.perAddress, duration });
-    this.byAccount = databaseLimit(db, { keyPrefix: 'acct', points: config.perAccount, duration });
+    this.byAccountAndAddress = databaseLimit(db, { keyPrefix: 'acad', points: config.perAccount, duration });
+    // Never refuses (its points are only counted): a count of failures that sets the wait.
+    this.byAccount = databaseLimit(db, { keyPrefix: 'acct', points: Number.MAX_SAFE_INTEGER, duration });
+    this.slowdown = config.slowdown;
   }
 
-  /** Takes one attempt from both budgets, or throws TooManyAttempts. */
-  async take(address: string, email: string): Promise<void> {
+  /**
+   * Takes one attempt from each budget, or throws TooManyAttempts; then waits as long as the account's failures
+   * from anywhere say. Resolves with the wait, in ms.
+   */
+  async take(address: string, email: string): Promise<number> {
+    const account = accountKey(email);
     await consume(this.byAddress, address);
-    await consume(this.byAccount, accountKey(email));
+    await consume(this.byAccountAndAddress, digestKey(account, address));
+    const failures = await this.byAccount.usedPoints(account);
+    await this.byAccount.consume(account);
+    const wait = this.waitAfter(failures);
+    if (wait > 0) await this.sleep(wait);
+    return wait;
   }
 
-  /** The attempt succeeded: it does not count against the address, and the account starts afresh. */
+  /** The wait before an attempt on an account with `failures` failures in the window. */
+  waitAfter(failures: number): number {
+    const { afterFailures, baseMs, maxMs } = this.slowdown;
+    if (failures < afterFailures) return 0;
+    return Math.min(maxMs, baseMs * 2 ** Math.min(30, failures - afterFailures));
+  }
+
+  /** The attempt succeeded: it counts against nothing, and its account-and-address count starts afresh. */
   async succeeded(address: string, email: string): Promise<void> {
+    const account = accountKey(email);
     await this.byAddress.reward(address, 1);
-    await this.byAccount.delete(accountKey(email));
+    await this.byAccount.reward(account, 1);
+    await this.byAccountAndAddress.delete(digestKey(account, address));
   }
 }
 
@@ -50,5 +91,8 @@ async function consume(limit: DatabaseLimit, key: string): Promise<void> {
   }
 }
 
-// Keys are varchar(255) and an email may be 254 characters of any script: a digest always fits.
-const accountKey = (email: string) => digestKey(email.toLowerCase());
+/**
+ * An account's key: a digest of its lower-cased email, the same for an account that exists and one that does
+ * not (keys are varchar(255); an email may be 254 characters of any script). Also what security events name.
+ */
+export const accountKey = (email: string) => digestKey(email.toLowerCase());

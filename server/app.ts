@@ -15,10 +15,11 @@ import Fastify, {
   LogController,
 } from 'fastify';
 import type { Accounts } from '../api/accounts.ts';
-import { readApiConfig } from '../api/config.ts';
+import { type ApiConfig, readApiConfig } from '../api/config.ts';
 import type { OpenDatabase } from '../api/database/open.ts';
+import { fastifyTrustProxy, type TrustProxy } from '../api/environment.ts';
 import { shellForSignedIn } from '../api/forms.ts';
-import { loggableError } from '../api/logSafe.ts';
+import { type ApiLog, loggableError, loggablePath } from '../api/logSafe.ts';
 import { FORM_TEMPLATE_DIR } from '../machines/formState.ts';
 import { routeRules, rulesFor } from '../machines/routeRules.ts';
 import { parseLocation } from '../machines/routes.ts';
@@ -46,7 +47,7 @@ const SERIALIZERS = { err: (error: unknown) => ({ stack: '', ...loggableError(er
 const LINGERING_CLOSE_MS = 2_000;
 
 /** What the API, icon and image modules log through. */
-type Logger = Pick<Console, 'warn' | 'error'>;
+type Logger = Pick<Console, 'warn' | 'error'> & Pick<ApiLog, 'security'>;
 
 export interface ServerOptions {
   /** The build to serve (absolute). */
@@ -63,8 +64,18 @@ export interface ServerOptions {
   logger?: boolean | Record<string, unknown>;
   /** A request not answered by then is ended with 408 (node's requestTimeout). */
   requestTimeoutMs?: number;
-  /** Honour X-Forwarded-* from a proxy in front (logs show the client's address). */
-  trustProxy?: boolean;
+  /**
+   * The proxies in front whose X-Forwarded-For to believe (TRUST_PROXY: a hop count or their addresses), so
+   * limits and logs see the client's address; false: the socket's.
+   */
+  trustProxy?: TrustProxy;
+  /**
+   * Where the site lives (PUBLIC_ORIGIN): a request whose Host names another site gets 421 on every route but
+   * /healthz (a DNS-rebinding page, a misrouted request). Null: any Host, as on localhost.
+   */
+  publicOrigin?: string | null;
+  /** The demo API's configuration; by default read from the environment with DATA_DIR = dataDir. */
+  api?: ApiConfig;
   /** Prometheus metrics (server/metrics.ts); off when omitted. */
   metrics?: MetricsConfig;
   /** The demo API's database, already open (tests); by default the API's configuration names it. */
@@ -93,6 +104,16 @@ async function filesOf(dir: string): Promise<Set<string>> {
 }
 
 export class BadPathError extends Error {}
+
+/** A Host header as URL would write its host (lower case, no default port), or null when it is not one. */
+function hostOf(header: string | undefined): string | null {
+  if (!header) return null;
+  try {
+    return new URL(`http://${header}`).host;
+  } catch {
+    return null;
+  }
+}
 
 /**
  * The request path as decoded segments. Throws BadPathError for any traversal attempt: `.` or `..` segments
@@ -148,7 +169,12 @@ function consoleLike(log: FastifyBaseLogger): Logger {
       ).slice(0, 1_000);
       log[level](err ? { err } : {}, msg);
     };
-  return { warn: write('warn'), error: write('error') };
+  return {
+    warn: write('warn'),
+    error: write('error'),
+    // One structured line per refused sign-in or origin: `security` holds the event, never an email.
+    security: (event) => log.warn({ security: event }, 'security event'),
+  };
 }
 
 /** A path of the API, which answers JSON whatever happens. */
@@ -226,7 +252,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       socket.resume();
       setTimeout(() => socket.destroy(), LINGERING_CLOSE_MS).unref();
     },
-    trustProxy: options.trustProxy ?? false,
+    trustProxy: fastifyTrustProxy(options.trustProxy || false),
     routerOptions: { maxParamLength: 2048 },
     // A URL the router cannot decode: documents still get the app, which explains it; anything else a 400.
     frameworkErrors: (error, request, reply: FastifyReply) => {
@@ -259,6 +285,14 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   app.addHook('preClose', async () => {
     closing = true;
   });
+  const publicHost = options.publicOrigin ? new URL(options.publicOrigin).host : null;
+  if (publicHost !== null) {
+    // The raw Host header, never X-Forwarded-Host: the proxy in front must pass the visitor's Host on.
+    app.addHook('onRequest', async (request, reply) => {
+      if (request.url === '/healthz' || hostOf(request.headers.host) === publicHost) return;
+      return plain(reply, 421, `Misdirected request: this server answers for ${options.publicOrigin} only.`);
+    });
+  }
   app.addHook('onRequest', async (_request, reply) => {
     if (closing) {
       reply.header('connection', 'close').header('retry-after', '1');
@@ -277,8 +311,10 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     request.log.info(
       {
         method: request.method,
-        path: (request.raw.url ?? '').split('?')[0]?.slice(0, 512),
+        path: loggablePath(request.raw.url),
         status: reply.statusCode,
+        // The client's address as the trusted proxies say (TRUST_PROXY), the socket's otherwise.
+        ip: request.ip,
         ms: Math.round(reply.elapsedTime * 10) / 10,
       },
       'request',
@@ -286,7 +322,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   });
   app.addHook('onRequestAbort', async (request) => {
     request.log.info(
-      { method: request.method, path: (request.raw.url ?? '').split('?')[0] },
+      { method: request.method, path: loggablePath(request.raw.url), ip: request.ip },
       'client hung up',
     );
   });
@@ -346,7 +382,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     onAccounts: (shared) => {
       accounts = shared;
     },
-    config: readApiConfig({ ...process.env, DATA_DIR: options.dataDir }),
+    config: options.api ?? readApiConfig({ ...process.env, DATA_DIR: options.dataDir }),
     log: consoleLike(app.log),
     loginTemplate: () => {
       loginTemplate ??= readFile(loginTemplateFile, 'utf8').catch(() => undefined);

@@ -33,7 +33,7 @@ export const demoApiAdapter: FastifyPluginAsync<DemoApiAdapterOptions> = async (
   if (!options.database) app.addHook('onClose', () => database.close());
   options.onOpen?.(database);
   // One set of accounts for both adapters: the JSON API under /api and the HTML forms at the root.
-  const accounts = createAccounts({ db: database.db, config });
+  const accounts = createAccounts({ db: database.db, config, log: options.log });
   options.onAccounts?.(accounts);
   await app.register(apiPlugin, { prefix: '/api', db: database.db, config, accounts, log: options.log });
   await app.register(formsPlugin, {

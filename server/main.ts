@@ -1,37 +1,50 @@
 /**
- * `npm start`: serves the production build. Built to dist-server/main.mjs by vite.server.config.ts.
- *
- * Environment: PORT (4173), HOST (localhost), DIST_DIR (dist), DATA_DIR (.data), IMAGE_CACHE_DIR
- * (.data/image-cache), DEMO_API_DELAY_MS, HSTS=1 behind TLS, TRUST_PROXY=1 behind a reverse proxy,
- * SHUTDOWN_GRACE_MS (10000), LOG_LEVEL (info), VITE_API_BASE_URL (defaults to what the build had),
- * METRICS_PORT / METRICS_TOKEN (Prometheus metrics on their own port, or at /metrics with a bearer token).
+ * `npm start` / `npm run serve`: serves the production build. Built to dist-server/main.mjs by
+ * vite.server.config.ts. Every environment variable is read through one schema (server/environment.ts); a bad
+ * value stops the start with a message naming it. `--check-config` prints the effective configuration, secrets
+ * masked, and exits (1 if it is not valid).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import closeWithGrace from 'close-with-grace';
+import { apiConfigFrom } from '../api/config.ts';
+import { ConfigError, describeEnvironment } from '../api/environment.ts';
 import { buildServer } from './app.ts';
-import { readMetricsConfig } from './metrics.ts';
+import { readServerEnvironment, SERVER_ENVIRONMENT, type ServerEnvironment } from './environment.ts';
+import { metricsConfigFrom } from './metrics.ts';
 import { BUILD_ENV_FILE, ICON_FALLBACK_URL } from './securityHeaders.ts';
 
 /** Both server/main.ts and dist-server/main.mjs sit one folder below the project root. */
 const root = fileURLToPath(new URL('..', import.meta.url));
-const env = process.env;
 
-function flag(value: string | undefined): boolean {
-  return value === '1' || value === 'true';
+if (process.argv.includes('--check-config')) {
+  try {
+    const rows = describeEnvironment(SERVER_ENVIRONMENT, process.env);
+    const width = Math.max(...rows.map((row) => row.name.length));
+    for (const row of rows)
+      console.log(`${row.name.padEnd(width)}  ${row.value}\n${' '.repeat(width + 2)}${row.doc}`);
+    console.log('\nThe configuration is valid.');
+    process.exit(0);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(`The configuration is not valid:\n${error.message}`);
+    process.exit(1);
+  }
 }
 
-function whole(value: string | undefined, fallback: number, name: string): number {
-  if (value === undefined || value === '') return fallback;
-  if (/^\d+$/.test(value)) return Number(value);
-  console.error(`${name}=${JSON.stringify(value)} is not a whole number; using ${fallback}.`);
-  return fallback;
+let env: ServerEnvironment;
+try {
+  env = readServerEnvironment();
+} catch (error) {
+  if (!(error instanceof ConfigError)) throw error;
+  console.error(`Could not start the server: the configuration is not valid.\n${error.message}`);
+  process.exit(1);
 }
 
-const port = whole(env.PORT, 4173, 'PORT');
-const host = env.HOST || 'localhost';
-const dataDir = path.resolve(env.DATA_DIR ?? '.data');
+const port = env.PORT;
+const host = env.HOST;
+const dataDir = path.resolve(env.DATA_DIR);
 const distDir = path.resolve(env.DIST_DIR ?? path.join(root, 'dist'));
 
 /** The API address the build used (build/finalizeBuild.ts), so connect-src follows it; the environment wins. */
@@ -50,6 +63,7 @@ async function start() {
     console.error(`No production build in ${distDir}: run \`npm run build\` first.`);
     process.exit(1);
   }
+  const api = apiConfigFrom({ ...env, DATA_DIR: dataDir });
   try {
     return await buildServer({
       distDir,
@@ -57,13 +71,15 @@ async function start() {
       imagesDir: path.join(root, 'api/fixtures/images'),
       imageCacheDir: path.resolve(env.IMAGE_CACHE_DIR ?? path.join(dataDir, 'image-cache')),
       headers: {
-        apiBaseUrl: env.VITE_API_BASE_URL || builtApiBaseUrl(),
+        apiBaseUrl: env.VITE_API_BASE_URL ?? builtApiBaseUrl(),
         iconFallbackUrl: ICON_FALLBACK_URL,
-        hsts: flag(env.HSTS),
+        hsts: api.secureCookie,
       },
-      logger: { level: env.LOG_LEVEL || 'info' },
-      trustProxy: flag(env.TRUST_PROXY),
-      metrics: readMetricsConfig(env),
+      logger: { level: env.LOG_LEVEL },
+      trustProxy: env.TRUST_PROXY,
+      publicOrigin: api.publicOrigin,
+      api,
+      metrics: metricsConfigFrom(env),
     });
   } catch (error) {
     console.error(`Could not start the server: ${(error as Error).message}`);
@@ -75,14 +91,11 @@ const app = await start();
 
 // SIGTERM/SIGINT: stop accepting, let in-flight requests finish within the grace period, then exit 0. A second
 // signal, or the grace period running out, exits 1 at once.
-closeWithGrace(
-  { delay: whole(env.SHUTDOWN_GRACE_MS, 10_000, 'SHUTDOWN_GRACE_MS') },
-  async ({ signal, err }) => {
-    if (err) app.log.error({ err }, 'shutting down after an error');
-    else app.log.info({ signal }, 'shutting down');
-    await app.close();
-  },
-);
+closeWithGrace({ delay: env.SHUTDOWN_GRACE_MS }, async ({ signal, err }) => {
+  if (err) app.log.error({ err }, 'shutting down after an error');
+  else app.log.info({ signal }, 'shutting down');
+  await app.close();
+});
 
 try {
   await app.listen({ port, host });

@@ -17,7 +17,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { limitKey } from '../api/clientAddress.ts';
-import { ConfigError, readSecret } from '../api/config.ts';
 import { bearerToken, sameSecret } from '../api/secrets.ts';
 
 /** Wrong tokens one address may send to /metrics per window; then even its right one is a 404. */
@@ -39,18 +38,17 @@ export interface MetricsSources {
   databasePool?: () => { total: number; idle: number; waiting: number } | undefined;
 }
 
-type Env = Record<string, string | undefined>;
-
-/** METRICS_PORT, METRICS_HOST and METRICS_TOKEN; a bad port or a short token is an error, not a silent "off". */
-export function readMetricsConfig(env: Env = process.env): MetricsConfig {
-  const rawPort = env.METRICS_PORT?.trim() ?? '';
-  let port: number | null = null;
-  if (rawPort !== '') {
-    if (!/^\d+$/.test(rawPort) || Number(rawPort) < 1 || Number(rawPort) > 65_535)
-      throw new ConfigError(`METRICS_PORT=${JSON.stringify(rawPort)} is not a port number (1 to 65535).`);
-    port = Number(rawPort);
-  }
-  return { port, host: env.METRICS_HOST?.trim() || '127.0.0.1', token: readSecret(env, 'METRICS_TOKEN') };
+/** The metrics settings from the server's environment (server/environment.ts): METRICS_PORT 0 means none. */
+export function metricsConfigFrom(values: {
+  METRICS_PORT: number;
+  METRICS_HOST: string;
+  METRICS_TOKEN: string | null;
+}): MetricsConfig {
+  return {
+    port: values.METRICS_PORT === 0 ? null : values.METRICS_PORT,
+    host: values.METRICS_HOST,
+    token: values.METRICS_TOKEN,
+  };
 }
 
 export const isMetricsOn = (config: MetricsConfig) => config.port !== null || config.token !== null;

@@ -89,16 +89,29 @@ describe('createApiApp', () => {
       await app.close();
     });
 
-    it('is the forwarded one behind a trusted proxy', async () => {
+    it('is the address the one trusted proxy appended: the client cannot choose its own', async () => {
       const { app } = await createApiApp({
         config: config(),
         database: database(),
         log: quiet,
-        trustProxy: true,
+        trustProxy: 1,
       });
-      expect((await send(app, '203.0.113.1')).statusCode).toBe(201);
-      expect((await send(app, '203.0.113.2')).statusCode).toBe(201);
-      expect((await send(app, '203.0.113.1')).statusCode).toBe(429);
+      // The proxy (the socket) appended the client's real address last; what came before is the client's word.
+      expect((await send(app, '203.0.113.1, 198.51.100.1')).statusCode).toBe(201);
+      expect((await send(app, '203.0.113.2, 198.51.100.1')).statusCode).toBe(429);
+      expect((await send(app, '198.51.100.2')).statusCode).toBe(201);
+      await app.close();
+    });
+
+    it('is the first address not among the listed proxies', async () => {
+      const { app } = await createApiApp({
+        config: config(),
+        database: database(),
+        log: quiet,
+        trustProxy: ['127.0.0.1', '10.0.0.0/8'],
+      });
+      expect((await send(app, '203.0.113.9, 10.1.2.3')).statusCode).toBe(201);
+      expect((await send(app, '192.0.2.1, 203.0.113.9, 10.9.9.9')).statusCode).toBe(429);
       await app.close();
     });
   });

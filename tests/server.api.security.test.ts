@@ -5,12 +5,16 @@ import { createHash, randomBytes, scryptSync } from 'node:crypto';
 import { hash } from '@node-rs/argon2';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createAccounts } from '../api/accounts';
-import { testApiConfig } from '../api/config';
+import { type ApiConfig, testApiConfig } from '../api/config';
+import type { SecurityEvent } from '../api/logSafe';
 import { OWASP_ARGON2ID, Passwords } from '../api/passwords';
-import { TooManyAttempts } from '../api/signInLimits';
+import { SignInLimits, TooManyAttempts } from '../api/signInLimits';
 import { type ApiClient, apiClient, backends, resetDatabase, useTestDatabase } from './support/apiHarness';
 
 const MINUTE = 60_000;
+
+// Sign-ins hash with argon2id at OWASP's cost, several per test: seconds on a busy 2-core machine.
+vi.setConfig({ testTimeout: 30_000 });
 
 describe.each(backends())('sign-in hardening on %s', (kind) => {
   const database = useTestDatabase(kind);
@@ -256,38 +260,41 @@ describe.each(backends())('sign-in hardening on %s', (kind) => {
   describe('sign-in rate limits', () => {
     const attempt = (api: ApiClient, email: string, password: string, remoteAddress = '203.0.113.7') =>
       api.request({ method: 'POST', url: '/api/session', payload: { email, password }, remoteAddress });
+    const limitedTo = (limits: Partial<ApiConfig['signInLimits']>) => ({
+      config: { signInLimits: { ...testApiConfig().signInLimits, ...limits } },
+    });
 
-    it('answers 429 with Retry-After once an account has too many failures, even for the right password', async () => {
+    it('refuses one address that guesses one account (429, Retry-After), while the owner signs in from another', async () => {
       vi.useFakeTimers({ toFake: ['Date'] });
       vi.setSystemTime(now);
-      const config = testApiConfig();
-      const api = await open({ config: { signInLimits: { ...config.signInLimits, perAccount: 3 } } });
-      for (let i = 0; i < 3; i++) {
-        expect((await attempt(api, 'demo@example.com', `guess ${i}`, `198.51.100.${i}`)).statusCode).toBe(
-          401,
-        );
-      }
-      const limited = await attempt(api, 'DEMO@example.com', 'demo-password', '198.51.100.99');
+      const api = await open(limitedTo({ perAccount: 3 }));
+      const attacker = '198.51.100.66';
+      for (let i = 0; i < 3; i++)
+        expect((await attempt(api, 'demo@example.com', `guess ${i}`, attacker)).statusCode).toBe(401);
+      // From the attacker's address even the right password is refused: it may have guessed it.
+      const limited = await attempt(api, 'DEMO@example.com', 'demo-password', attacker);
       expect(limited.statusCode).toBe(429);
       expect(limited.headers['retry-after']).toBe(String(15 * 60));
       expect(limited.json()).toEqual({
         message: 'Too many sign-in attempts. Please wait 15 minutes and try again.',
       });
       expect(limited.headers['set-cookie']).toBeUndefined();
-      // Other accounts are not affected.
-      expect((await attempt(api, 'sam@example.com', 'sam-password')).statusCode).toBe(200);
+      // The owner, from an address with no failures, signs in while the attacker is refused.
+      expect((await attempt(api, 'demo@example.com', 'demo-password', '192.0.2.10')).statusCode).toBe(200);
+      expect((await attempt(api, 'demo@example.com', 'guess 4', attacker)).statusCode).toBe(429);
+      // Other accounts from the attacker's address are not held back by it.
+      expect((await attempt(api, 'sam@example.com', 'sam-password', attacker)).statusCode).toBe(200);
 
       vi.setSystemTime(now + 15 * MINUTE + 1000);
-      expect((await attempt(api, 'demo@example.com', 'demo-password')).statusCode).toBe(200);
+      expect((await attempt(api, 'demo@example.com', 'demo-password', attacker)).statusCode).toBe(200);
     });
 
     it('treats unknown emails exactly like known ones', async () => {
-      const config = testApiConfig();
-      const api = await open({ config: { signInLimits: { ...config.signInLimits, perAccount: 2 } } });
+      const api = await open(limitedTo({ perAccount: 2 }));
       const answers = [];
       for (const email of ['demo@example.com', 'nobody@example.com']) {
         for (let i = 0; i < 3; i++) {
-          const res = await attempt(api, email, 'wrong', `192.0.2.${i}`);
+          const res = await attempt(api, email, 'wrong', '192.0.2.1');
           answers.push([res.statusCode, res.json().message, res.headers['retry-after']]);
         }
       }
@@ -307,8 +314,7 @@ describe.each(backends())('sign-in hardening on %s', (kind) => {
     });
 
     it('limits failures per client address across accounts, and a success gives its point back', async () => {
-      const config = testApiConfig();
-      const api = await open({ config: { signInLimits: { ...config.signInLimits, perAddress: 3 } } });
+      const api = await open(limitedTo({ perAddress: 3 }));
       expect((await attempt(api, 'a@example.com', 'x')).statusCode).toBe(401);
       expect((await attempt(api, 'demo@example.com', 'demo-password')).statusCode).toBe(200);
       expect((await attempt(api, 'b@example.com', 'x')).statusCode).toBe(401);
@@ -319,6 +325,37 @@ describe.each(backends())('sign-in hardening on %s', (kind) => {
       expect((await attempt(api, 'sam@example.com', 'sam-password', '203.0.113.8')).statusCode).toBe(200);
     });
 
+    it('slows every attempt on an account guessed from many addresses, doubling to a cap, and never refuses the owner', async () => {
+      const waits: number[] = [];
+      const api = await open({
+        ...limitedTo({ perAccount: 3, slowdown: { afterFailures: 3, baseMs: 100, maxMs: 400 } }),
+        sleep: async (ms) => {
+          waits.push(ms);
+        },
+      });
+      const statuses = [];
+      for (let i = 0; i < 6; i++)
+        statuses.push((await attempt(api, 'demo@example.com', `guess ${i}`, `198.51.100.${i}`)).statusCode);
+      expect(statuses).toEqual([401, 401, 401, 401, 401, 401]);
+      expect(waits).toEqual([100, 200, 400]);
+      const owner = await attempt(api, 'demo@example.com', 'demo-password', '192.0.2.77');
+      expect(owner.statusCode).toBe(200);
+      expect(waits).toEqual([100, 200, 400, 400]);
+      // Another account is not slowed.
+      expect((await attempt(api, 'sam@example.com', 'sam-password', '192.0.2.78')).statusCode).toBe(200);
+      expect(waits).toHaveLength(4);
+    });
+
+    it('waits nothing below the threshold, then base × 2^(failures − threshold), capped', () => {
+      const limits = new SignInLimits(database().db, {
+        ...testApiConfig().signInLimits,
+        slowdown: { afterFailures: 10, baseMs: 250, maxMs: 8_000 },
+      });
+      expect([0, 9, 10, 11, 12, 15, 16, 200].map((n) => limits.waitAfter(n))).toEqual([
+        0, 0, 250, 500, 1_000, 8_000, 8_000, 8_000,
+      ]);
+    });
+
     it('words the wait in whole minutes, rounded up', () => {
       const wait = (seconds: number) => new TooManyAttempts(seconds).message;
       expect(wait(60)).toBe('Too many sign-in attempts. Please wait 1 minute and try again.');
@@ -327,7 +364,7 @@ describe.each(backends())('sign-in hardening on %s', (kind) => {
       expect(new TooManyAttempts(61).retryAfterSeconds).toBe(61);
     });
 
-    it('stores the counts under the address and a digest of the lower-cased email, never the email', async () => {
+    it('stores the counts under the address and digests of the lower-cased email, never the email', async () => {
       const api = await open();
       expect((await attempt(api, 'Demo@Example.COM', 'wrong', '203.0.113.5')).statusCode).toBe(401);
       const rows = await database()
@@ -335,22 +372,22 @@ describe.each(backends())('sign-in hardening on %s', (kind) => {
         .select(['key', 'points'])
         .orderBy('key')
         .execute();
-      const digest = createHash('sha256').update('demo@example.com').digest('base64url');
+      const sha = (text: string) => createHash('sha256').update(text).digest('base64url');
+      const account = sha('demo@example.com');
       expect(rows).toEqual([
-        { key: `acct:${digest}`, points: 1 },
+        { key: `acad:${sha(`${account}\u0000203.0.113.5`)}`, points: 1 },
+        { key: `acct:${account}`, points: 1 },
         { key: 'addr:203.0.113.5', points: 1 },
       ]);
+      expect(JSON.stringify(rows).toLowerCase()).not.toContain('example.com');
     });
 
-    it('starts an account afresh after a successful sign-in', async () => {
-      const config = testApiConfig();
-      const api = await open({ config: { signInLimits: { ...config.signInLimits, perAccount: 3 } } });
-      for (let i = 0; i < 2; i++)
-        expect((await attempt(api, 'demo@example.com', 'x', `192.0.2.${i}`)).statusCode).toBe(401);
-      expect((await attempt(api, 'demo@example.com', 'demo-password', '192.0.2.9')).statusCode).toBe(200);
+    it('starts an account and address afresh after a successful sign-in from there', async () => {
+      const api = await open(limitedTo({ perAccount: 3 }));
+      for (let i = 0; i < 2; i++) expect((await attempt(api, 'demo@example.com', 'x')).statusCode).toBe(401);
+      expect((await attempt(api, 'demo@example.com', 'demo-password')).statusCode).toBe(200);
       const after = [];
-      for (let i = 0; i < 4; i++)
-        after.push((await attempt(api, 'demo@example.com', 'x', `192.0.2.${i + 2}`)).statusCode);
+      for (let i = 0; i < 4; i++) after.push((await attempt(api, 'demo@example.com', 'x')).statusCode);
       expect(after).toEqual([401, 401, 401, 429]);
     });
 
@@ -385,23 +422,46 @@ describe.each(backends())('sign-in hardening on %s', (kind) => {
     });
 
     it('counts in the database, so every server on it shares the limits', async () => {
-      const config = testApiConfig();
-      const limited = { signInLimits: { ...config.signInLimits, perAccount: 2 } };
-      const one = await open({ config: limited });
-      const two = await open({ config: limited });
+      const one = await open(limitedTo({ perAccount: 2 }));
+      const two = await open(limitedTo({ perAccount: 2 }));
       expect((await attempt(one, 'demo@example.com', 'x')).statusCode).toBe(401);
       expect((await attempt(two, 'demo@example.com', 'x')).statusCode).toBe(401);
       expect((await attempt(one, 'demo@example.com', 'demo-password')).statusCode).toBe(429);
+      expect((await attempt(two, 'demo@example.com', 'demo-password', '192.0.2.200')).statusCode).toBe(200);
     });
 
-    it('holds under a burst of parallel guesses', async () => {
-      const config = testApiConfig();
-      const api = await open({ config: { signInLimits: { ...config.signInLimits, perAccount: 3 } } });
+    it('holds under a burst of parallel guesses from one address', async () => {
+      const api = await open(limitedTo({ perAccount: 3 }));
       const answers = await Promise.all(
-        Array.from({ length: 8 }, (_, i) => attempt(api, 'demo@example.com', `guess ${i}`, `192.0.2.${i}`)),
+        Array.from({ length: 8 }, (_, i) => attempt(api, 'demo@example.com', `guess ${i}`)),
       );
       const statuses = answers.map((res) => res.statusCode).sort();
       expect(statuses).toEqual([401, 401, 401, 429, 429, 429, 429, 429]);
+    });
+
+    it('writes one security event per failure, refusal and refused origin: address and account digest, never the email', async () => {
+      const events: SecurityEvent[] = [];
+      const api = await open({
+        ...limitedTo({ perAccount: 1 }),
+        log: { error: () => {}, security: (event) => events.push(event) },
+      });
+      await attempt(api, 'Demo@Example.com', 'wrong', '203.0.113.44');
+      await attempt(api, 'demo@example.com', 'wrong', '203.0.113.44');
+      await attempt(api, 'demo@example.com', 'demo-password', '192.0.2.45');
+      await api.request({
+        method: 'POST',
+        url: '/api/session',
+        headers: { origin: 'https://evil.example\u001b[2K', 'sec-fetch-site': 'cross-site' },
+        payload: { email: 'demo@example.com', password: 'demo-password' },
+        remoteAddress: '203.0.113.46',
+      });
+      const account = createHash('sha256').update('demo@example.com').digest('base64url');
+      expect(events).toEqual([
+        { event: 'sign-in.failed', address: '203.0.113.44', account },
+        { event: 'sign-in.refused', address: '203.0.113.44', account },
+        { event: 'origin.refused', address: '203.0.113.46', origin: 'https://evil.example\\x1b[2K' },
+      ]);
+      expect(JSON.stringify(events)).not.toMatch(/example\.com|demo-password|wrong/);
     });
   });
 
@@ -487,7 +547,7 @@ describe.each(backends())('sign-in hardening on %s', (kind) => {
       });
       expect(siteOnly.statusCode).toBe(200);
 
-      const proxied = await open({ config: { allowedOrigins: ['https://campaigns.example'] } });
+      const proxied = await open({ config: { publicOrigin: 'https://campaigns.example' } });
       const from = (origin: string) =>
         proxied.request({
           method: 'POST',

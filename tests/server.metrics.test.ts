@@ -12,11 +12,12 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReportBody } from '../api/types';
 import { buildServer } from '../server/app';
+import { readServerEnvironment } from '../server/environment';
 import {
   hasBearer,
   installMetrics,
   isMetricsHost,
-  readMetricsConfig,
+  metricsConfigFrom,
   serveMetrics,
   TOKEN_GUESSES,
 } from '../server/metrics';
@@ -55,27 +56,31 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
+const metricsOf = (env: Record<string, string>) => metricsConfigFrom(readServerEnvironment(env));
+
 const scrape = (app: FastifyInstance, authorization?: string) =>
   app.inject({ method: 'GET', url: '/metrics', headers: authorization ? { authorization } : {} });
 
 describe('configuration', () => {
   it('is off without METRICS_PORT and METRICS_TOKEN, and refuses a port that is not one', () => {
-    expect(readMetricsConfig({})).toEqual({ port: null, host: '127.0.0.1', token: null });
-    expect(readMetricsConfig({ METRICS_PORT: ' 9464 ', METRICS_TOKEN: ` ${TOKEN} ` })).toEqual({
+    expect(metricsOf({})).toEqual({ port: null, host: '127.0.0.1', token: null });
+    expect(metricsOf({ METRICS_PORT: '9464', METRICS_TOKEN: TOKEN })).toEqual({
       port: 9464,
       host: '127.0.0.1',
       token: TOKEN,
     });
-    expect(readMetricsConfig({ METRICS_PORT: '9464', METRICS_HOST: ' 10.0.0.5 ' }).host).toBe('10.0.0.5');
-    expect(() => readMetricsConfig({ METRICS_PORT: 'nine' })).toThrow(/METRICS_PORT="nine"/);
-    expect(() => readMetricsConfig({ METRICS_PORT: '70000' })).toThrow(/not a port number/);
+    expect(metricsOf({ METRICS_PORT: '9464', METRICS_HOST: '10.0.0.5' }).host).toBe('10.0.0.5');
+    expect(() => metricsOf({ METRICS_PORT: 'nine' })).toThrow(/METRICS_PORT="nine"/);
+    expect(() => metricsOf({ METRICS_PORT: '70000' })).toThrow(
+      'METRICS_PORT="70000" is not valid: expected a whole number from 1 to 65535.',
+    );
   });
 
   it('refuses a token shorter than 32 characters', () => {
-    expect(() => readMetricsConfig({ METRICS_TOKEN: 't' })).toThrow(
+    expect(() => metricsOf({ METRICS_TOKEN: 't' })).toThrow(
       'METRICS_TOKEN is too short: 1 characters, at least 32 are needed',
     );
-    expect(readMetricsConfig({ METRICS_TOKEN: 'x'.repeat(32) }).token).toBe('x'.repeat(32));
+    expect(metricsOf({ METRICS_TOKEN: 'x'.repeat(32) }).token).toBe('x'.repeat(32));
   });
 
   it('takes a Host on the metrics port that names this machine, never another site’s name', () => {

@@ -15,6 +15,7 @@ import { createApiApp } from '../../api/app';
 import { type ApiConfig, testApiConfig } from '../../api/config';
 import * as seed from '../../api/database/migrations/0002_seed';
 import { type DatabaseConfig, type OpenDatabase, openDatabase } from '../../api/database/open';
+import type { ApiLog } from '../../api/logSafe';
 
 export const POSTGRES_URL = process.env.TEST_DATABASE_URL || undefined;
 
@@ -179,7 +180,8 @@ export async function apiClient(
   options: {
     config?: Partial<ApiConfig>;
     now?: () => number;
-    log?: Pick<Console, 'error'> & { warn?: Console['warn'] };
+    log?: ApiLog;
+    sleep?: (ms: number) => Promise<void>;
     loginTemplate?: () => Promise<string | undefined>;
   } = {},
 ): Promise<ApiClient> {
@@ -188,7 +190,8 @@ export async function apiClient(
     database,
     ...(options.loginTemplate ? { loginTemplate: options.loginTemplate } : {}),
     ...(options.now ? { now: options.now } : {}),
-    log: options.log ?? { error: () => {}, warn: () => {} },
+    log: options.log ?? { error: () => {}, warn: () => {}, security: () => {} },
+    ...(options.sleep ? { sleep: options.sleep } : {}),
   });
   // A header given as undefined is left out, to send less than a browser would.
   const request: ApiClient['request'] = ({ cookie, headers, ...rest }) => {

@@ -1,0 +1,29 @@
+/**
+ * The production server's environment: its own variables beside the API's (api/config.ts API_ENVIRONMENT), one
+ * schema read once at start (api/environment.ts). `npm run serve -- --check-config` prints what it would run
+ * with, secrets masked. docs/server.md has the production checklist.
+ */
+import { API_ENVIRONMENT } from '../api/config.ts';
+import { oneOf, readEnvironment, secret, text, type Values, whole } from '../api/environment.ts';
+
+export const SERVER_ENVIRONMENT = {
+  PORT: whole('the port the site listens on', 4173, { min: 1, max: 65_535 }),
+  HOST: text('the interface it listens on (0.0.0.0 in a container)', 'localhost'),
+  DIST_DIR: text('the build to serve (default: the public/ or dist/ beside the server)', null),
+  IMAGE_CACHE_DIR: text('rendered image variants (default: DATA_DIR/image-cache)', null),
+  SHUTDOWN_GRACE_MS: whole('how long in-flight requests may finish after SIGTERM', 10_000, { min: 0 }),
+  LOG_LEVEL: oneOf('the log level', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
+  METRICS_PORT: whole('a port for Prometheus metrics alone (off when unset)', 0, { min: 1, max: 65_535 }),
+  METRICS_HOST: text('the interface the metrics port listens on', '127.0.0.1'),
+  METRICS_TOKEN: secret('bearer token that opens /metrics on the site’s port (at least 32 characters)'),
+  VITE_API_BASE_URL: text('the API address the CSP allows, if not the one the build had', null),
+  ...API_ENVIRONMENT,
+} as const;
+
+export type ServerEnvironment = Values<typeof SERVER_ENVIRONMENT>;
+
+export function readServerEnvironment(
+  env: Record<string, string | undefined> = process.env,
+): ServerEnvironment {
+  return readEnvironment(SERVER_ENVIRONMENT, env);
+}
