@@ -1,6 +1,6 @@
 /**
  * Builds the production server (server/main.ts) and the build's last step (build/finalizeBuild.ts) into
- * dist-server/ as plain ES modules, so `npm start` runs on Node 20 without a TypeScript loader. Packages stay
+ * dist-server/ as plain ES modules, so `npm start` runs on Node 24 without a TypeScript loader. Packages stay
  * external (installed by npm ci); our own modules (machines/, server/, api/, build/finalizeBuild.ts) are
  * bundled. The seed data is bundled as JSON; the source images are read from api/fixtures/images, which
  * resolves the same from server/ and from dist-server/.
@@ -12,7 +12,7 @@ export default defineConfig({
   logLevel: 'warn',
   build: {
     ssr: true,
-    target: 'node20',
+    target: 'node24',
     outDir: 'dist-server',
     emptyOutDir: true,
     sourcemap: true,

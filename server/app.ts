@@ -26,7 +26,7 @@ import { parseLocation } from '../machines/routes.ts';
 import { visibleText } from '../machines/untrustedText.ts';
 import { demoApiAdapter } from './demoApiAdapter.ts';
 import { handleIconRequest, ICON_ENDPOINT } from './icons.ts';
-import { createImageServer, IMAGE_CACHE_DEFAULTS, IMAGE_ENDPOINT } from './images.ts';
+import { createImageServer, IMAGE_CACHE_DEFAULTS, IMAGE_ENDPOINT, renderSlots } from './images.ts';
 import { hashesOfBuild } from './inlineHashes.ts';
 import {
   installMetrics,
@@ -405,7 +405,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   const images = createImageServer({
     dir: options.imagesDir,
     cacheDir: options.imageCacheDir,
-    maxRendersInFlight: options.maxRendersInFlight ?? IMAGE_CACHE_DEFAULTS.maxRendersInFlight,
+    maxRendersInFlight: options.maxRendersInFlight ?? renderSlots(),
     maxRendersQueued: IMAGE_CACHE_DEFAULTS.maxRendersQueued,
     log: consoleLike(app.log),
   });
