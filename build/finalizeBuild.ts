@@ -1,12 +1,14 @@
 /**
  * The last step of `npm run build`, after everything that writes HTML into `dist/` (so prerendered pages are
- * covered): moves the source maps out of `dist/`, writes `dist/_headers` from server/securityHeaders.ts with the
- * CSP hashes of every HTML file, and precompresses every text file. Built to dist-server/finalize.mjs.
+ * covered): moves the source maps out of `dist/`, writes `dist/_headers` from server/securityHeaders.ts with
+ * the CSP hashes of every HTML file, precompresses every text file, and assembles the production artifact in
+ * `.output/` (build/outputArtifact.ts). Built to dist-server/finalize.mjs.
  *
- * Usage: node dist-server/finalize.mjs [distDir]
+ * Usage: node dist-server/finalize.mjs [distDir]   (OUTPUT_DIR: where the artifact goes, `.output` by default)
  */
 import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { loadEnv } from 'vite';
 import { hashesOfBuild } from '../server/inlineHashes.ts';
 import {
@@ -15,6 +17,7 @@ import {
   ICON_FALLBACK_URL,
   securityHeaders,
 } from '../server/securityHeaders.ts';
+import { writeOutput } from './outputArtifact.ts';
 import { precompress } from './precompress.ts';
 
 const distDir = path.resolve(process.argv[2] ?? process.env.DIST_DIR ?? 'dist');
@@ -37,6 +40,10 @@ async function moveSourceMaps(): Promise<number> {
 
 // The API's address as the client build saw it (the environment or a .env file), so connect-src allows it.
 const apiBaseUrl = loadEnv('production', process.cwd(), 'VITE_').VITE_API_BASE_URL || undefined;
+/** dist-server/finalize.mjs sits one folder below the project root, beside the server bundle. */
+const serverDir = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(serverDir, '..');
+const outputDir = path.resolve(process.env.OUTPUT_DIR || path.join(root, '.output'));
 
 const movedMaps = await moveSourceMaps();
 const hashes = await hashesOfBuild(distDir);
@@ -50,6 +57,7 @@ await writeFile(path.join(distDir, '_headers'), headersFile(headers));
 // For server/main.ts, which cannot read .env files at run time. A dotfile: never served.
 await writeFile(path.join(distDir, BUILD_ENV_FILE), JSON.stringify({ apiBaseUrl: apiBaseUrl ?? null }));
 const compressed = await precompress(distDir);
+const output = await writeOutput({ root, distDir, serverDir, outputDir });
 const sum = (pick: (c: (typeof compressed)[number]) => number | undefined) =>
   compressed.reduce((total, c) => total + (pick(c) ?? c.raw), 0);
 console.log(
@@ -57,5 +65,6 @@ console.log(
     `CSP allows ${hashes.scriptHashes.length} inline script(s) by hash; _headers written; ` +
     `${compressed.length} text files precompressed ` +
     `(${(sum((c) => c.raw) / 1000).toFixed(1)} kB → br ${(sum((c) => c.br) / 1000).toFixed(1)} kB, ` +
-    `gzip ${(sum((c) => c.gzip) / 1000).toFixed(1)} kB).`,
+    `gzip ${(sum((c) => c.gzip) / 1000).toFixed(1)} kB); ${path.relative(process.cwd(), outputDir) || '.'}/ holds the server (${output.modules} modules), ` +
+    `public/ and ${output.packages} runtime packages to install.`,
 );

@@ -1,5 +1,6 @@
 /**
- * `npm start`: serves the production build. Built to dist-server/main.mjs by vite.server.config.ts.
+ * `npm start`: serves the production build. Built to dist-server/main.mjs by vite.server.config.ts, and copied
+ * into the artifact as .output/server/index.mjs (`npm run serve`).
  *
  * Environment: PORT (4173), HOST (localhost), DIST_DIR (dist), DATA_DIR (.data), IMAGE_CACHE_DIR
  * (.data/image-cache), DEMO_API_DELAY_MS, HSTS=1 behind TLS, TRUST_PROXY=1 behind a reverse proxy,
@@ -8,14 +9,14 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import closeWithGrace from 'close-with-grace';
 import { buildServer } from './app.ts';
+import { serverLayout } from './layout.ts';
 import { readMetricsConfig } from './metrics.ts';
 import { BUILD_ENV_FILE, ICON_FALLBACK_URL } from './securityHeaders.ts';
 
-/** Both server/main.ts and dist-server/main.mjs sit one folder below the project root. */
-const root = fileURLToPath(new URL('..', import.meta.url));
+/** A checkout's dist/ and api/fixtures/images/, or the artifact's public/ and server/images/ (server/layout.ts). */
+const layout = serverLayout(import.meta.url);
 const env = process.env;
 
 function flag(value: string | undefined): boolean {
@@ -32,7 +33,7 @@ function whole(value: string | undefined, fallback: number, name: string): numbe
 const port = whole(env.PORT, 4173, 'PORT');
 const host = env.HOST || 'localhost';
 const dataDir = path.resolve(env.DATA_DIR ?? '.data');
-const distDir = path.resolve(env.DIST_DIR ?? path.join(root, 'dist'));
+const distDir = path.resolve(env.DIST_DIR ?? layout.distDir);
 
 /** The API address the build used (build/finalizeBuild.ts), so connect-src follows it; the environment wins. */
 function builtApiBaseUrl(): string | undefined {
@@ -54,7 +55,7 @@ async function start() {
     return await buildServer({
       distDir,
       dataDir,
-      imagesDir: path.join(root, 'api/fixtures/images'),
+      imagesDir: layout.imagesDir,
       imageCacheDir: path.resolve(env.IMAGE_CACHE_DIR ?? path.join(dataDir, 'image-cache')),
       headers: {
         apiBaseUrl: env.VITE_API_BASE_URL || builtApiBaseUrl(),
