@@ -18,7 +18,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createServer as createViteServer, type Plugin } from 'vite';
+import { createServer as createViteServer, loadEnv, type Plugin } from 'vite';
 import { createApiApp } from '../api/app.ts';
 import { readApiConfig } from '../api/config.ts';
 import type { CampaignListResponse } from '../api/types.ts';
@@ -32,7 +32,9 @@ import {
 } from '../machines/payload.ts';
 import { prerenderPaths, routeRules, withoutTrailingSlash } from '../machines/routeRules.ts';
 import { routes } from '../machines/routes.ts';
+import { withPageMeta } from './pageMeta.ts';
 import { LOW_PRIORITY } from './scriptPriority.ts';
+import { originFrom } from './siteOrigin.ts';
 
 type Next = (error?: unknown) => void;
 
@@ -203,9 +205,15 @@ export function prerenderPages({ entry, renderPlugins = [] }: PrerenderOptions):
   let base = '/';
   let buildId = '';
   let enabled = false;
+  /** The site's origin (PUBLIC_ORIGIN) for the pages' absolute URLs, from the environment or a .env file. */
+  let origin: string | undefined;
   return {
     name: 'campaign-web:prerender',
     configResolved(config) {
+      origin = originFrom(
+        'PUBLIC_ORIGIN',
+        loadEnv(config.mode, config.envDir || config.root, 'PUBLIC_ORIGIN').PUBLIC_ORIGIN,
+      );
       outDir = resolve(config.root, config.build.outDir);
       base = config.base;
       enabled = config.command === 'build' && !config.build.ssr;
@@ -256,7 +264,8 @@ export function prerenderPages({ entry, renderPlugins = [] }: PrerenderOptions):
           await mkdir(dirname(file), { recursive: true });
           const preload = chunkFiles(manifest, page.route);
           const colorMode = forcedColorModeOf(page.route);
-          await writeFile(file, renderDocument(shell, { ...page, preload, colorMode }, base));
+          const document = renderDocument(shell, { ...page, preload, colorMode }, base);
+          await writeFile(file, withPageMeta(document, { path, image: page.image, origin }));
           await writeFile(join(dirname(file), '_payload.json'), JSON.stringify(page.payload));
         }
         // What the server answers a failed sign-in posted as a form with (api/forms.ts): `/login` with the
