@@ -482,11 +482,19 @@ describe('app machine: prerendered pages', () => {
   const withPrerendered = { ...testManifest, prerendered: ['/', '/campaign/1'] };
 
   it('boots settled on the prerendered page with its data: nothing to load, the first location not reported', async () => {
-    const app = await startApp({ manifest: 'manual', input: { initial: { fullPath: '/login', data: built } } });
+    const app = await startApp({
+      manifest: 'manual',
+      input: { initial: { fullPath: '/login', data: built } },
+    });
     const snapshot = app.actor.getSnapshot();
     expect(snapshot.matches({ navigation: 'idle', freshness: 'idle' })).toBe(true);
     expect(snapshot.hasTag('booting')).toBe(false);
-    expect(snapshot.context.current).toMatchObject({ route: 'login', fullPath: '/login', data: built, key: 1 });
+    expect(snapshot.context.current).toMatchObject({
+      route: 'login',
+      fullPath: '/login',
+      data: built,
+      key: 1,
+    });
     expect(app.historyStarts).toEqual([{ reportStart: false }]);
     expect(app.loads).toHaveLength(0);
     expect(app.revalidations).toHaveLength(0);

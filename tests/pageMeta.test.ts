@@ -30,7 +30,8 @@ describe('a prerendered page with the site’s origin', () => {
       'og:title': 'Maple Street Community Garden | campaign-web',
       'og:description': 'Raised beds &#38; a tool shed &#34;for all&#34;',
       'og:url': 'https://campaigns.example/campaign/1',
-      'og:image': 'https://campaigns.example/_ipx/f_jpeg&#38;fit_cover&#38;s_1200x630/campaigns/campaign-1.jpg',
+      'og:image':
+        'https://campaigns.example/_ipx/f_jpeg&#38;fit_cover&#38;s_1200x630/campaigns/campaign-1.jpg',
       'og:image:width': '1200',
       'og:image:height': '630',
       'og:image:alt': 'Maple Street Community Garden | campaign-web',
