@@ -3,6 +3,7 @@
  * The production artifact's assembly (build/outputArtifact.ts) on a small made-up build, and its runtime
  * package files on the project's real ones. tests/server.output.test.ts installs and runs the real artifact.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -207,5 +208,19 @@ describe('where the server looks for its files', () => {
       distDir: '/anywhere/app/public',
       imagesDir: '/anywhere/app/server/images',
     });
+  });
+});
+
+describe('npm run serve', () => {
+  it('says in one line that there is no build to serve, and exits 1', () => {
+    const missing = path.join(tmpdir(), 'campaign-web-no-output');
+    const result = spawnSync(process.execPath, ['scripts/ci/serve.mjs'], {
+      env: { ...process.env, OUTPUT_DIR: missing },
+      encoding: 'utf8',
+    });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toBe(
+      `No production build at ${path.join(missing, 'server/index.mjs')}: run \`npm run build\` first.\n`,
+    );
   });
 });
