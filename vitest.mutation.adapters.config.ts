@@ -29,6 +29,10 @@ export default defineConfig({
       // is active there, and each run of them takes seconds.
       'tests/server.processes.test.ts',
       'tests/reports.cli.test.ts',
+      // The build's artifact installed and run in a folder of its own (it needs a build), and the prerender's
+      // data sources (embedded databases and API servers): no adapter code runs in either.
+      'tests/server.output.test.ts',
+      'tests/prerenderData.test.ts',
     ],
     environment: 'happy-dom',
     restoreMocks: true,

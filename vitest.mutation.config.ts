@@ -22,6 +22,10 @@ export default defineConfig({
       'tests/registry.test.ts',
       'tests/prefetch.test.ts',
       'tests/pageChunks.test.ts',
+      // Build steps that never import a machine: the artifact, link-preview tags, the prerender's data sources.
+      'tests/outputArtifact.test.ts',
+      'tests/pageMeta.test.ts',
+      'tests/prerenderData.test.ts',
     ],
     // The machines are pure: their tests need no DOM, and a DOM per test file costs seconds per mutant.
     // A test file that does need one says so with a `@vitest-environment` comment.

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { apiConfigFrom } from '../api/config.ts';
 import type { ServerOptions } from './app.ts';
 import type { ServerEnvironment } from './environment.ts';
+import type { ServerLayout } from './layout.ts';
 import { metricsConfigFrom } from './metrics.ts';
 import { BUILD_ENV_FILE, ICON_FALLBACK_URL } from './securityHeaders.ts';
 
@@ -20,15 +21,15 @@ function builtApiBaseUrl(distDir: string): string | undefined {
   }
 }
 
-/** `root`: the folder the server's build sits in (dist/, the images) — the project, or `.output/`. */
-export function serverOptionsFrom(env: ServerEnvironment, root: string): ServerOptions {
+/** `layout`: where the build and the images are — a checkout's, or the artifact's (server/layout.ts). */
+export function serverOptionsFrom(env: ServerEnvironment, layout: ServerLayout): ServerOptions {
   const dataDir = path.resolve(env.DATA_DIR);
-  const distDir = path.resolve(env.DIST_DIR ?? path.join(root, 'dist'));
+  const distDir = path.resolve(env.DIST_DIR ?? layout.distDir);
   const api = apiConfigFrom({ ...env, DATA_DIR: dataDir });
   return {
     distDir,
     dataDir,
-    imagesDir: path.join(root, 'api/fixtures/images'),
+    imagesDir: layout.imagesDir,
     imageCacheDir: path.resolve(env.IMAGE_CACHE_DIR ?? path.join(dataDir, 'image-cache')),
     headers: {
       apiBaseUrl: env.VITE_API_BASE_URL ?? builtApiBaseUrl(distDir),

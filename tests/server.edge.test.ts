@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { OpenDatabase } from '../api/database/open';
 import { buildServer } from '../server/app';
 import { readServerEnvironment } from '../server/environment';
+import { serverLayout } from '../server/layout';
 import { serverOptionsFrom } from '../server/options';
 import { openTestDatabase } from './support/apiHarness';
 
@@ -22,6 +23,8 @@ import { openTestDatabase } from './support/apiHarness';
 vi.setConfig({ testTimeout: 60_000 });
 
 const ROOT = path.resolve(import.meta.dirname, '..');
+/** A checkout's layout, as server/main.ts finds it. */
+const LAYOUT = serverLayout(new URL('../server/main.ts', import.meta.url).href);
 const SITE = 'campaigns.example';
 const PROXY = '127.0.0.1';
 
@@ -55,7 +58,7 @@ beforeAll(async () => {
     LOG_LEVEL: 'silent',
     SIGN_IN_FAILURES_PER_ADDRESS: '12',
   });
-  app = await buildServer({ ...serverOptionsFrom(env, ROOT), database });
+  app = await buildServer({ ...serverOptionsFrom(env, LAYOUT), database });
 }, 120_000);
 
 afterAll(async () => {
@@ -102,7 +105,7 @@ const signIn = (client: string, password: string, forwardedFor?: string, email =
 
 describe('the production recipe', () => {
   it('reads as a deployment behind one TLS proxy expects', () => {
-    const options = serverOptionsFrom(readServerEnvironment(recipe()), ROOT);
+    const options = serverOptionsFrom(readServerEnvironment(recipe()), LAYOUT);
     expect(options.trustProxy).toBe(1);
     expect(options.publicOrigin).toBe('https://campaigns.example');
     expect(options.api?.secureCookie).toBe(true);

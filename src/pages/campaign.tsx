@@ -104,4 +104,5 @@ export default {
   },
   title: (campaign) => campaign.title,
   description: (campaign) => campaign.summary,
+  image: (campaign) => campaign.image,
 } satisfies PageDefinition<Campaign> as AnyPage;
