@@ -6,8 +6,9 @@
 //   SwapGuards  two adjacent transitions of a list, the first guarded, change places: the wrong one wins
 // Each mutant runs the test files that import its source file (directly or through other modules), in one
 // Vitest instance that serves the mutated source in place of the file, stopping at the first failure.
-// Results are kept in mutant-kinds.json (committed) by source and test file hash: a re-run (CI) tests only the
-// mutants whose file or covering tests changed. Survivors need a reason in mutation-survivors/, like Stryker's.
+// Results are kept in scripts/mutation/baseline/kinds.json (committed) by source and test file hash: a re-run (CI)
+// tests only the mutants whose file or covering tests changed. Survivors need a reason in
+// scripts/mutation/survivors/, like Stryker's.
 //
 //   node scripts/mutation/mutant-kinds.mjs               run (incrementally), print the score per kind and per folder
 //   node scripts/mutation/mutant-kinds.mjs --list        list the mutants without running them
@@ -18,9 +19,10 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { parse } from '@babel/parser';
+import { HOME, KINDS_RESULTS, REASONS_DIR } from './runs.mjs';
 
 export const TARGETS = ['machines', 'src/platform', 'src/pages/registry.ts', 'src/ui/format.ts', 'api'];
-export const RESULTS = 'mutant-kinds.json';
+export const RESULTS = KINDS_RESULTS;
 
 const oneLine = (text) => text.replace(/\s+/g, ' ').trim();
 
@@ -53,7 +55,7 @@ function labelOf(transition, source) {
 
 /**
  * The mutant kinds. `find(node, parent, source)` returns the edits a node gives: `{ start, end, text }` replaces
- * source[start, end) with text; `original` and `replacement` name the mutant (as in mutation-survivors/).
+ * source[start, end) with text; `original` and `replacement` name the mutant (as in scripts/mutation/survivors/).
  */
 export const KINDS = {
   MathClamp: (node, _parent, source) => {
@@ -347,13 +349,13 @@ async function main() {
   if (leftOut.size > 0)
     console.log(
       `mutant kinds: ${leftOut.size} file(s) have no results in ${RESULTS} and are left out in CI ` +
-        `(${[...leftOut].join(', ')}); \`node scripts/mutation/mutant-kinds.mjs --files <path>\` adds them`,
+        `(${[...leftOut].join(', ')}); \`node ${HOME}/mutant-kinds.mjs --files <path>\` adds them`,
     );
   console.log(
     `mutant kinds: ${mutants.length} mutants, ${mutants.length - toRun.length} reused or not covered, ${toRun.length} to run`,
   );
   if (toRun.length > 0) {
-    const runner = await createRunner({ config: 'vitest.mutant-kinds.config.ts' });
+    const runner = await createRunner({ config: `${HOME}/vitest.kinds.config.ts` });
     try {
       for (const [index, mutant] of toRun.entries()) {
         const result = await runner.run(mutant.file, mutant, mutant.tests);
@@ -377,7 +379,7 @@ async function main() {
   const unexplained = explain(survivors, readReasons()).filter((s) => s.reason === null);
   if (unexplained.length > 0) {
     console.error(
-      `mutant kinds: ${unexplained.length} surviving mutant(s) have no reason in mutation-survivors/ ` +
+      `mutant kinds: ${unexplained.length} surviving mutant(s) have no reason in ${REASONS_DIR}/ ` +
         '(mutator = the kind, original and replacement as listed here):',
     );
     for (const s of unexplained)
