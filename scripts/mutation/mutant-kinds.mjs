@@ -272,7 +272,10 @@ export async function createRunner({ root = process.cwd(), config, timeoutMs = 3
           await vitest.cancelCurrentRun('keyboard-input');
           return { status: 'Timeout' };
         }
-        const failed = result.testModules.find((module) => !module.ok());
+        // Vitest reports every test module it has run in this instance, earlier runs' included: only this
+        // run's tests decide (an earlier mutant's failure once counted as a kill of every later one).
+        const ran = new Set(tests.map((test) => resolve(root, test)));
+        const failed = result.testModules.find((module) => ran.has(module.moduleId) && !module.ok());
         if (failed) return { status: 'Killed', killedBy: relative(root, failed.moduleId) };
         if (result.unhandledErrors.length > 0) return { status: 'Killed', killedBy: 'unhandled error' };
         return { status: 'Survived' };

@@ -9,7 +9,8 @@ import { apply, createRunner, KINDS, mutantsOf } from './mutant-kinds.mjs';
 
 const root = fileURLToPath(new URL('./mutant-kinds.fixtures/', import.meta.url));
 const source = (file) => readFileSync(`${root}${file}`, 'utf8');
-const tests = ['fixtures.test.ts'];
+/** The fixtures' test files for each fixture: its own where it has one. */
+const testsOf = (file) => (file === 'timedFetch.ts' ? ['timedFetch.test.ts'] : ['fixtures.test.ts']);
 
 describe('mutant kinds: what each one changes', () => {
   it('MathClamp: a Math.min or Math.max becomes either of its arguments', () => {
@@ -87,8 +88,8 @@ describe('mutant kinds: a test catches each kind', { timeout: 600_000 }, () => {
   });
 
   it('the fixtures pass as written', async () => {
-    for (const file of ['backoff.ts', 'save.ts', 'door.ts'])
-      assert.deepEqual(await runner.run(file, null, tests), { status: 'Survived' });
+    for (const file of ['backoff.ts', 'save.ts', 'door.ts', 'timedFetch.ts'])
+      assert.deepEqual(await runner.run(file, null, testsOf(file)), { status: 'Survived' });
   });
 
   const caught = [
@@ -101,8 +102,17 @@ describe('mutant kinds: a test catches each kind', { timeout: 600_000 }, () => {
     it(`${kind}: its mutant of ${file} fails the fixtures' test`, async () => {
       const mutant = mutantsOf(source(file), [kind]).find(pick);
       assert.ok(mutant, `no ${kind} mutant in ${file}`);
-      const result = await runner.run(file, mutant, tests);
-      assert.deepEqual(result, { status: 'Killed', killedBy: 'fixtures.test.ts' });
+      const result = await runner.run(file, mutant, testsOf(file));
+      assert.deepEqual(result, { status: 'Killed', killedBy: testsOf(file)[0] });
     });
   }
+
+  it("counts only the run's own tests: a kill is not carried into the next run", async () => {
+    const killing = mutantsOf(source('backoff.ts'), ['MathClamp'])[0];
+    assert.equal((await runner.run('backoff.ts', killing, testsOf('backoff.ts'))).status, 'Killed');
+    // Another file's tests, which pass: fixtures.test.ts failed just now, but is no part of this run.
+    assert.deepEqual(await runner.run('timedFetch.ts', null, testsOf('timedFetch.ts')), {
+      status: 'Survived',
+    });
+  });
 });
