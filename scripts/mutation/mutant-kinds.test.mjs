@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { apply, createRunner, KINDS, mutantsOf } from './mutant-kinds.mjs';
+import { apply, createRunner, KINDS, mutantsOf, triage } from './mutant-kinds.mjs';
 
 const root = fileURLToPath(new URL('./mutant-kinds.fixtures/', import.meta.url));
 const source = (file) => readFileSync(`${root}${file}`, 'utf8');
@@ -75,6 +75,47 @@ describe('mutant kinds: what each one changes', () => {
 
   it('every kind is tested here', () => {
     assert.deepEqual(Object.keys(KINDS).sort(), ['DropAction', 'DropAwait', 'MathClamp', 'SwapGuards']);
+  });
+});
+
+describe('mutant kinds: what a run does with each mutant', () => {
+  const mutant = (file, id, tests = ['tests/x.test.ts']) => ({ file, id, stamp: 'now', line: 1, tests });
+  const stored = new Map([
+    ['a1', { id: 'a1', file: 'a.ts', stamp: 'now', status: 'Killed' }],
+    ['a2', { id: 'a2', file: 'a.ts', stamp: 'then', status: 'Survived' }],
+  ]);
+  const planned = [mutant('a.ts', 'a1'), mutant('a.ts', 'a2'), mutant('a.ts', 'a3'), mutant('b.ts', 'b1')];
+
+  it('reuses a result whose file and tests are unchanged, and runs the rest', () => {
+    const { results, toRun, missing } = triage(planned, stored);
+    assert.deepEqual(
+      results.map((r) => [r.id, r.status]),
+      [['a1', 'Killed']],
+    );
+    assert.deepEqual(
+      toRun.map((m) => m.id),
+      ['a2', 'a3', 'b1'],
+    );
+    assert.equal(missing.size, 0);
+  });
+
+  it('in CI, names a file without any stored result instead of running it from scratch', () => {
+    const { toRun, missing } = triage(planned, stored, { ci: true });
+    assert.deepEqual([...missing], ['b.ts']);
+    // A file with results runs its changed and new mutants, as incremental runs do.
+    assert.deepEqual(
+      toRun.map((m) => m.id),
+      ['a2', 'a3'],
+    );
+  });
+
+  it('records a mutant no test reaches as not covered, without running it', () => {
+    const { results, toRun } = triage([mutant('c.ts', 'c1', [])], new Map());
+    assert.deepEqual(
+      results.map((r) => [r.id, r.status]),
+      [['c1', 'NoCoverage']],
+    );
+    assert.deepEqual(toRun, []);
   });
 });
 
