@@ -4,6 +4,11 @@
 //   DropAwait   `await x` becomes `x`: a promise no longer waited for
 //   DropAction  one entry of an `actions` / `entry` / `exit` list removed: a side effect or assignment forgotten
 //   SwapGuards  two adjacent transitions of a list, the first guarded, change places: the wrong one wins
+//   CleanupFirst  a clean-up runs before the awaited work it guards: a `finally` body moved in front of an awaited
+//               statement of its `try`, or a clean-up call (`dispose()`, `clearTimeout(…)`, `release()`, …) moved
+//               in front of the awaited statement before it: a timer or lock let go while the work still runs
+//   DropWhere   one `.where(…)` of a query-builder chain (Kysely) removed: a filter forgotten, more rows read,
+//               changed or deleted than the query may touch
 // Each mutant runs the test files that import its source file (directly or through other modules), in one
 // Vitest instance that serves the mutated source in place of the file, stopping at the first failure.
 // Results are kept in scripts/mutation/baseline/kinds.json (committed) by source and test file hash: a re-run (CI)
@@ -54,9 +59,108 @@ function labelOf(transition, source) {
   return target ? `unguarded, target: ${source.slice(target.value.start, target.value.end)}` : 'unguarded';
 }
 
+const FUNCTIONS = new Set([
+  'FunctionDeclaration',
+  'FunctionExpression',
+  'ArrowFunctionExpression',
+  'ObjectMethod',
+  'ClassMethod',
+  'ClassPrivateMethod',
+]);
+
+/** The first `await` (or `for await`) of a statement, not counting those inside functions it defines. */
+function awaitIn(node) {
+  for (const [inner] of walk(node)) {
+    if (inner !== node && FUNCTIONS.has(inner.type)) continue;
+    if (inner.type === 'AwaitExpression' && !insideFunction(node, inner)) return inner;
+    if (inner.type === 'ForOfStatement' && inner.await && !insideFunction(node, inner)) return inner;
+  }
+  return null;
+}
+
+/** Whether `target` sits inside a function defined within `root` (walk() does not prune, so this checks). */
+function insideFunction(root, target) {
+  const search = (node, inFunction) => {
+    if (!node || typeof node.type !== 'string') return null;
+    if (node === target) return inFunction;
+    const nested = inFunction || (node !== root && FUNCTIONS.has(node.type));
+    for (const [key, value] of Object.entries(node)) {
+      if (key === 'loc' || key === 'leadingComments' || key === 'trailingComments' || key === 'extra')
+        continue;
+      for (const child of Array.isArray(value) ? value : [value]) {
+        const found = search(child, nested);
+        if (found !== null) return found;
+      }
+    }
+    return null;
+  };
+  return search(root, false) === true;
+}
+
+const shorten = (text, max = 60) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
+/** An awaited statement as CleanupFirst names it: `await readBody(…)`, `await x`, `for await`. */
+function awaitLabel(found, source) {
+  if (found.type === 'ForOfStatement') return 'for await (…)';
+  const argument = found.argument;
+  const call = argument.type === 'CallExpression' || argument.type === 'OptionalCallExpression';
+  const text = call
+    ? `${source.slice(argument.callee.start, argument.callee.end)}(${argument.arguments.length > 0 ? '…' : ''})`
+    : source.slice(argument.start, argument.end);
+  return `await ${shorten(oneLine(text))}`;
+}
+
+/** What a clean-up call is called: `timed.dispose()`, `clearTimeout(timer)`, `await release()`. */
+const CLEANUPS = new Set([
+  'dispose',
+  'release',
+  'close',
+  'destroy',
+  'clearTimeout',
+  'clearInterval',
+  'unsubscribe',
+]);
+
+function cleanupCall(statement) {
+  if (statement.type !== 'ExpressionStatement') return false;
+  let expression = statement.expression;
+  if (expression.type === 'AwaitExpression') expression = expression.argument;
+  if (expression.type !== 'CallExpression' && expression.type !== 'OptionalCallExpression') return false;
+  const { callee } = expression;
+  if (callee.type === 'Identifier') return CLEANUPS.has(callee.name);
+  return (
+    (callee.type === 'MemberExpression' || callee.type === 'OptionalMemberExpression') &&
+    !callee.computed &&
+    CLEANUPS.has(callee.property.name)
+  );
+}
+
+/** The names a statement declares (`const { a, b: [c] } = …` declares a and c). */
+function declaredNames(statement) {
+  if (statement.type !== 'VariableDeclaration') return new Set();
+  const names = new Set();
+  for (const declarator of statement.declarations)
+    for (const [node, parent] of walk(declarator.id))
+      if (
+        node.type === 'Identifier' &&
+        !(parent?.type === 'ObjectProperty' && parent.key === node && !parent.shorthand)
+      )
+        names.add(node.name);
+  return names;
+}
+
+const usesAny = (node, names) =>
+  names.size > 0 && [...walk(node)].some(([inner]) => inner.type === 'Identifier' && names.has(inner.name));
+
+const statementsOf = (node) =>
+  node?.type === 'BlockStatement' || node?.type === 'Program' || node?.type === 'StaticBlock'
+    ? node.body
+    : null;
+
 /**
  * The mutant kinds. `find(node, parent, source)` returns the edits a node gives: `{ start, end, text }` replaces
- * source[start, end) with text; `original` and `replacement` name the mutant (as in scripts/mutation/survivors/).
+ * source[start, end) with text; `original` and `replacement` name the mutant (as in scripts/mutation/survivors/);
+ * `at`, when given, is where the mutant's line is counted (the start of the edit otherwise).
  */
 export const KINDS = {
   MathClamp: (node, _parent, source) => {
@@ -117,6 +221,69 @@ export const KINDS = {
     }
     return edits;
   },
+  CleanupFirst: (node, parent, source) => {
+    // A finally body moved in front of each awaited statement of its try block, and left empty.
+    if (node.type === 'TryStatement' && node.finalizer && node.finalizer.body.length > 0) {
+      const cleanup = node.finalizer.body;
+      const cleanupText = source.slice(cleanup[0].start, cleanup.at(-1).end);
+      return node.block.body.flatMap((statement) => {
+        const found = awaitIn(statement);
+        if (!found) return [];
+        const label = awaitLabel(found, source);
+        return [
+          {
+            start: statement.start,
+            end: node.finalizer.end,
+            text: `${cleanupText} ${source.slice(statement.start, node.finalizer.start)}{}`,
+            original: `${label} … finally { ${oneLine(cleanupText)} }`,
+            replacement: `${oneLine(cleanupText)} ${label} … finally {}`,
+          },
+        ];
+      });
+    }
+    // A clean-up call moved in front of the awaited statement before it (unless it needs what that one declares).
+    const siblings = statementsOf(parent);
+    if (!siblings || !cleanupCall(node)) return [];
+    const index = siblings.indexOf(node);
+    for (let before = index - 1; before >= 0; before -= 1) {
+      const found = awaitIn(siblings[before]);
+      if (!found) continue;
+      if (usesAny(node, declaredNames(siblings[before]))) return [];
+      const text = source.slice(node.start, node.end);
+      const label = awaitLabel(found, source);
+      return [
+        {
+          start: siblings[before].start,
+          end: node.end,
+          text: `${text} ${source.slice(siblings[before].start, node.start).trimEnd()}`,
+          at: node.start,
+          original: `${label}; ${oneLine(text)}`,
+          replacement: `${oneLine(text)} ${label};`,
+        },
+      ];
+    }
+    return [];
+  },
+  DropWhere: (node, _parent, source) => {
+    if (node.type !== 'CallExpression' && node.type !== 'OptionalCallExpression') return [];
+    const { callee } = node;
+    if (
+      (callee.type !== 'MemberExpression' && callee.type !== 'OptionalMemberExpression') ||
+      callee.computed ||
+      !['where', 'whereRef'].includes(callee.property.name)
+    )
+      return [];
+    return [
+      {
+        start: node.start,
+        end: node.end,
+        text: `(${source.slice(callee.object.start, callee.object.end)})`,
+        at: callee.property.start,
+        original: `.${source.slice(callee.property.start, node.end)}`,
+        replacement: '',
+      },
+    ];
+  },
 };
 
 /** The mutants of one source text: `{ kind, line, start, end, text, original, replacement }`, in source order. */
@@ -128,7 +295,8 @@ export function mutantsOf(source, kinds = Object.keys(KINDS)) {
       for (const edit of KINDS[kind](node, parent, source)) {
         mutants.push({
           kind,
-          line: source.slice(0, edit.start).split('\n').length,
+          ...(edit.at === undefined ? {} : { at: edit.at }),
+          line: source.slice(0, edit.at ?? edit.start).split('\n').length,
           start: edit.start,
           end: edit.end,
           text: edit.text,
@@ -138,7 +306,8 @@ export function mutantsOf(source, kinds = Object.keys(KINDS)) {
       }
     }
   }
-  return mutants.sort((a, b) => a.start - b.start || a.kind.localeCompare(b.kind));
+  // By where each mutant is (a dropped `.where` is at its own line, not at its chain's start).
+  return mutants.sort((a, b) => (a.at ?? a.start) - (b.at ?? b.start) || a.kind.localeCompare(b.kind));
 }
 
 /** The source with one mutant applied. */
@@ -409,7 +578,7 @@ async function main() {
 function save(results, stored, planned) {
   const byId = new Map(stored);
   for (const r of results) {
-    const { start, end, text, ...kept } = r;
+    const { start, end, text, at, ...kept } = r;
     byId.set(r.id, kept);
   }
   // Entries of this run's files that it no longer finds are gone; those of files it did not look at stay.

@@ -10,7 +10,10 @@ import { apply, createRunner, KINDS, mutantsOf, triage } from './mutant-kinds.mj
 const root = fileURLToPath(new URL('./mutant-kinds.fixtures/', import.meta.url));
 const source = (file) => readFileSync(`${root}${file}`, 'utf8');
 /** The fixtures' test files for each fixture: its own where it has one. */
-const testsOf = (file) => (file === 'timedFetch.ts' ? ['timedFetch.test.ts'] : ['fixtures.test.ts']);
+const testsOf = (file) =>
+  ['timedFetch.ts', 'sessions.ts'].includes(file)
+    ? [file.replace(/\.ts$/, '.test.ts')]
+    : ['fixtures.test.ts'];
 
 describe('mutant kinds: what each one changes', () => {
   it('MathClamp: a Math.min or Math.max becomes either of its arguments', () => {
@@ -73,8 +76,93 @@ describe('mutant kinds: what each one changes', () => {
     assert.deepEqual(mutantsOf("[{ target: 'a' }, { target: 'b' }]", ['SwapGuards']), []);
   });
 
+  it('CleanupFirst: a finally body runs before each awaited statement of its try, and no longer after', () => {
+    const code =
+      'async function f() { try { const r = await get(url); return await r.json(); } finally { done(); clearTimeout(t); } }';
+    const mutants = mutantsOf(code, ['CleanupFirst']);
+    assert.deepEqual(
+      mutants.map((m) => [m.original, m.replacement, apply(code, m)]),
+      [
+        [
+          'await get(…) … finally { done(); clearTimeout(t); }',
+          'done(); clearTimeout(t); await get(…) … finally {}',
+          'async function f() { try { done(); clearTimeout(t); const r = await get(url); return await r.json(); } finally {} }',
+        ],
+        [
+          'await r.json() … finally { done(); clearTimeout(t); }',
+          'done(); clearTimeout(t); await r.json() … finally {}',
+          'async function f() { try { const r = await get(url); done(); clearTimeout(t); return await r.json(); } finally {} }',
+        ],
+      ],
+    );
+    // Awaits inside a function the try block defines are not its own.
+    assert.deepEqual(
+      mutantsOf('try { later(async () => await x); } finally { done(); }', ['CleanupFirst']),
+      [],
+    );
+  });
+
+  it('CleanupFirst: a clean-up call moves before the awaited statement it follows', () => {
+    const code = 'async function close() { await db.destroy(); log(); await release(); timer?.dispose(); }';
+    const mutants = mutantsOf(code, ['CleanupFirst']);
+    assert.deepEqual(
+      mutants.map((m) => [m.original, m.replacement, apply(code, m)]),
+      [
+        [
+          'await db.destroy(); await release();',
+          'await release(); await db.destroy();',
+          'async function close() { await release(); await db.destroy(); log(); timer?.dispose(); }',
+        ],
+        [
+          'await release(); timer?.dispose();',
+          'timer?.dispose(); await release();',
+          'async function close() { await db.destroy(); log(); timer?.dispose(); await release(); }',
+        ],
+      ],
+    );
+    // Not before the statement that makes what it cleans up, nor with no await before it, nor other calls.
+    assert.deepEqual(
+      mutantsOf('async function f() { const c = await pool.connect(); c.release(); }', ['CleanupFirst']),
+      [],
+    );
+    assert.deepEqual(mutantsOf('function f() { start(); clearTimeout(t); }', ['CleanupFirst']), []);
+    assert.deepEqual(mutantsOf('async function f() { await a(); b.send(); }', ['CleanupFirst']), []);
+  });
+
+  it('DropWhere: one where of a query chain goes, at its own line', () => {
+    const code =
+      "db.selectFrom('s')\n  .where('id', '=', id)\n  .where('lastSeenAt', '>', cutoff)\n  .execute();";
+    const mutants = mutantsOf(code, ['DropWhere']);
+    assert.deepEqual(
+      mutants.map((m) => [m.line, m.original, m.replacement, apply(code, m)]),
+      [
+        [
+          2,
+          ".where('id', '=', id)",
+          '',
+          "(db.selectFrom('s'))\n  .where('lastSeenAt', '>', cutoff)\n  .execute();",
+        ],
+        [
+          3,
+          ".where('lastSeenAt', '>', cutoff)",
+          '',
+          "(db.selectFrom('s')\n  .where('id', '=', id))\n  .execute();",
+        ],
+      ],
+    );
+    assert.deepEqual(mutantsOf("query = query.whereRef('a', '=', 'b');", ['DropWhere']).length, 1);
+    assert.deepEqual(mutantsOf('list.filter(keep); where(x); a[where](x);', ['DropWhere']), []);
+  });
+
   it('every kind is tested here', () => {
-    assert.deepEqual(Object.keys(KINDS).sort(), ['DropAction', 'DropAwait', 'MathClamp', 'SwapGuards']);
+    assert.deepEqual(Object.keys(KINDS).sort(), [
+      'CleanupFirst',
+      'DropAction',
+      'DropAwait',
+      'DropWhere',
+      'MathClamp',
+      'SwapGuards',
+    ]);
   });
 });
 
@@ -129,7 +217,7 @@ describe('mutant kinds: a test catches each kind', { timeout: 600_000 }, () => {
   });
 
   it('the fixtures pass as written', async () => {
-    for (const file of ['backoff.ts', 'save.ts', 'door.ts', 'timedFetch.ts'])
+    for (const file of ['backoff.ts', 'save.ts', 'door.ts', 'timedFetch.ts', 'sessions.ts'])
       assert.deepEqual(await runner.run(file, null, testsOf(file)), { status: 'Survived' });
   });
 
@@ -138,6 +226,10 @@ describe('mutant kinds: a test catches each kind', { timeout: 600_000 }, () => {
     ['DropAwait', 'save.ts', () => true],
     ['DropAction', 'door.ts', (m) => m.original === "'raiseAlarm'"],
     ['SwapGuards', 'door.ts', () => true],
+    // The deadline let go once the answer's headers are in: a body that stalls then waits forever.
+    ['CleanupFirst', 'timedFetch.ts', (m) => m.original.startsWith('await response.json()')],
+    // An idle session's id finds its user again.
+    ['DropWhere', 'sessions.ts', (m) => m.original === ".where('lastSeenAt', '>', idleCutoff)"],
   ];
   for (const [kind, file, pick] of caught) {
     it(`${kind}: its mutant of ${file} fails the fixtures' test`, async () => {

@@ -1,5 +1,5 @@
-// timedFetch.ts's test, a file of its own: scripts/mutation/mutant-kinds.test.mjs shows with it that a run of
-// some test files counts only their results.
+// timedFetch.ts's test: what scripts/mutation/mutant-kinds.test.mjs runs against CleanupFirst's mutants of it (and,
+// a file of its own, shows with it that a run of some test files counts only their results).
 import { afterEach, expect, it, vi } from 'vitest';
 import { type Fetch, getJson } from './timedFetch';
 
