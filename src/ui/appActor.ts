@@ -138,17 +138,17 @@ export function manifestSourceOf(actor: AppActorRef): ManifestSource {
     settled: () => prefetchView(actor.getSnapshot()) ?? undefined,
     whenSettled: (now) =>
       new Promise((resolve) => {
-        const subscription = actor.subscribe((snapshot) => {
+        // The first snapshot with the manifest's word settles it: the one now, or one to come.
+        const settle = (snapshot: AppSnapshot) => {
           const view = prefetchView(snapshot);
-          if (!view) return;
-          subscription.unsubscribe();
-          resolve(view);
-        });
-        const view = prefetchView(actor.getSnapshot());
-        if (view) {
-          subscription.unsubscribe();
-          resolve(view);
-        } else if (now) needManifest();
+          if (view) {
+            subscription.unsubscribe();
+            resolve(view);
+          }
+          return view;
+        };
+        const subscription = actor.subscribe(settle);
+        if (!settle(actor.getSnapshot()) && now) needManifest();
       }),
   };
 }
