@@ -697,7 +697,7 @@ describe('app machine: generated paths', () => {
     afterEvent('nextUpdateCheck', 'build.updates.waiting'),
     { type: 'xstate.done.actor.checkForUpdate', output: newer },
     { type: 'error.raised', error: createAppError({ message: 'render failed', fatal: true }) },
-    { type: 'error.cleared' },
+    { type: 'page.settled' },
   ];
 
   /** The build region on its own: manifest and update checks. */

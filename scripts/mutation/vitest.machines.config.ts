@@ -1,10 +1,13 @@
+import { fileURLToPath } from 'node:url';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
- * The unit tests for Stryker (`npm run test:mutation`): every test but those of the server, the API client,
+ * The unit tests for Stryker's run over machines/ (`stryker.machines.config.mjs`): every test but those of the server, the API client,
  * start-up, the reload guard, icons and images, which never import a machine, so each mutant's run stays short.
  */
 export default defineConfig({
+  // The repository's root, not this folder: the tests' paths, and the names Stryker's results keep them under.
+  root: fileURLToPath(new URL('../..', import.meta.url)),
   test: {
     include: ['tests/**/*.test.{ts,tsx}'],
     exclude: [
