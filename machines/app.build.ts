@@ -3,7 +3,8 @@
  * - manifest: fetched about a second after start unless the connection is slow-2g, or at once when a
  *   navigation needs its rules; a failure is logged and the app goes on without rules.
  * - updates: `latest.json` is checked every interval (the first an interval after start), never while the
- *   tab is hidden or offline; becoming visible or online checks at once unless a check was recent. A
+ *   tab is hidden or offline; becoming visible or online checks at once unless a check was recent, and a
+ *   page restored from the back/forward cache checks at once (it may have been kept for hours). A
  *   different build id is an update: polling stops and the user is told. Failed checks back off.
  */
 import { assign, not, raise } from 'xstate';
@@ -121,6 +122,7 @@ export const buildRegion = appSetup.extend(buildImplementations).createStateConf
           after: {
             nextUpdateCheck: [{ guard: 'isPageActive', target: 'checking' }, { target: 'dormant' }],
           },
+          on: { 'page.restored': { guard: 'isPageActive', target: 'checking' } },
           initial: 'throttled',
           states: {
             /** Just started or just checked: coming back to the tab does not check again yet. */
@@ -137,6 +139,7 @@ export const buildRegion = appSetup.extend(buildImplementations).createStateConf
           },
         },
         /** A check fell due while the tab was hidden or offline: it runs when the page is active again. */
+        // (A page restored from the cache is visible again, which `page.changed` has said first.)
         dormant: {
           on: { 'page.changed': { guard: 'isPageActive', target: 'checking', actions: 'assignPage' } },
         },

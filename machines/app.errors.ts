@@ -6,7 +6,7 @@
 import { assign } from 'xstate';
 import { type AppContext, appSetup, placeholder, regionImplementations } from './app.setup';
 import { titleOnScreen } from './app.steps';
-import { documentTitleOf } from './app.utils';
+import { type Arrival, arrivalOf, documentTitleOf } from './app.utils';
 import { type AppError, toAppError } from './errors';
 
 export const errorsImplementations = regionImplementations({
@@ -25,6 +25,15 @@ export const errorsImplementations = regionImplementations({
 const errorTitle = ({ context }: { context: AppContext }) => ({
   title: documentTitleOf(context, context.error ?? toAppError('Unknown error')),
 });
+
+/**
+ * An error page arrives as a new page even when it is the document's first: it replaced the boot status, so
+ * focus and the live region say what happened. Back or Forward to one returns to where the visitor was.
+ */
+const errorArrival = ({ context }: { context: AppContext }): Arrival => {
+  const arrival = arrivalOf(context, errorTitle({ context }).title);
+  return arrival.kind === 'first' ? { ...arrival, kind: 'new' } : arrival;
+};
 
 export const errorsRegion = appSetup.extend(errorsImplementations).createStateConfig({
   initial: 'none',
@@ -61,7 +70,7 @@ export const errorsRegion = appSetup.extend(errorsImplementations).createStateCo
       tags: ['error'],
       entry: [
         { type: 'showDocumentTitle', params: errorTitle },
-        { type: 'arriveAtPage', params: errorTitle },
+        { type: 'arriveAtPage', params: errorArrival },
       ],
     },
     suppressed: {

@@ -2,8 +2,10 @@
  * The freshness region: a page shown with build-time data (a prerendered page, or a navigation that read
  * its `_payload.json`) whose route declares `revalidate` loads its data again in the background, from the
  * loader. Fresh data replaces the old in place (same page key: no remount, no focus move); a 404 means the
- * thing is gone, and the error page appears as a navigation to it would have ended; any other failure
- * keeps what is shown. A navigation that starts meanwhile cancels the check.
+ * thing is gone, and the error page appears as a navigation to it would have ended; a 401 means the session
+ * has ended (the session child signs out, and the guards run again for the page); any other failure keeps
+ * what is shown. A navigation that starts meanwhile cancels the check. A page shown again from memory by Back
+ * or Forward (app.navigation.ts) is checked the same way.
  */
 import { assign } from 'xstate';
 import { appSetup, type LoadedPage, regionImplementations } from './app.setup';
@@ -20,6 +22,7 @@ export const freshnessImplementations = regionImplementations({
             data: params.page.data,
             title: params.page.title ?? context.current.title,
             stale: false,
+            fromBuild: false,
           }
         : null,
     })),
@@ -75,6 +78,11 @@ export const freshnessRegion = appSetup.extend(freshnessImplementations).createS
           ],
         },
         onError: [
+          {
+            guard: { type: 'isSessionExpired', params: ({ event }) => ({ error: event.error }) },
+            target: 'idle',
+            actions: ['markFresh', 'endSession'],
+          },
           {
             guard: { type: 'isGone', params: ({ event }) => ({ error: event.error }) },
             target: 'idle',

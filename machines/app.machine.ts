@@ -47,7 +47,11 @@ export const appMachine = navigationSetup
     type: 'parallel',
     context: ({ input }) => ({
       appName: input.appName,
-      limits: { maxRedirects: input.maxRedirects, maxEchoedPathLength: input.maxEchoedPathLength },
+      limits: {
+        maxRedirects: input.maxRedirects,
+        maxEchoedPathLength: input.maxEchoedPathLength,
+        maxRememberedPages: input.maxRememberedPages,
+      },
       timing: input.timing,
       routes: input.routes ?? routes,
       globalGuards: input.globalGuards ?? globalGuards,
@@ -56,6 +60,7 @@ export const appMachine = navigationSetup
       pending: null,
       // Booting on a prerendered page: it is on screen already, as if a navigation to it had settled.
       current: bootPage(input.initial, input.routes ?? routes),
+      remembered: [],
       error: null,
       visitor: 'unknown',
       build: { id: input.buildId, latestId: null, failedChecks: 0 },

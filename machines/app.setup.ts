@@ -5,21 +5,24 @@
  * app.machine.ts joins them. Effects are placeholders that fail loudly: src/platform/ provides the real ones,
  * tests provide fakes.
  */
-import { assign, fromCallback, fromPromise, type ParameterizedObject, raise, setup } from 'xstate';
+import { assign, fromCallback, fromPromise, type ParameterizedObject, raise, sendTo, setup } from 'xstate';
 import {
   type AddressBarUpdate,
+  type Arrival,
   type BootPage,
   type CommittedNavigation,
   committed,
+  type FragmentArrival,
   type NavigationLimits,
   type PendingNavigation,
+  remember,
 } from './app.utils';
 import { colorModeMachine } from './colorMode.machine';
 import type { AppError } from './errors';
 import type { RouteGuard } from './guards';
 import { parseLatestBuild, type RouteRuleTable } from './routeRules';
 import type { RouteName, RouteRecord } from './routes';
-import { type SessionReport, sessionMachine } from './session.machine';
+import { isUnauthorized, type SessionEvent, type SessionReport, sessionMachine } from './session.machine';
 import { toasterMachine } from './toaster.machine';
 
 export type AppEvent =
@@ -29,6 +32,8 @@ export type AppEvent =
   | { type: 'nav.popped'; to: string }
   /** From the browser: the tab's visibility or the connection changed (and once at start). */
   | { type: 'page.changed'; visible: boolean; online: boolean }
+  /** From the browser: the page came back from the back/forward cache, as it was when left. */
+  | { type: 'page.restored' }
   | SessionReport
   | { type: 'error.raised'; error: AppError }
   /** Raised by the navigation that put a page on screen (not an error page): it has arrived. */
@@ -75,6 +80,11 @@ export interface AppContext {
   readonly session: 'unknown' | 'signedIn' | 'signedOut';
   readonly pending: PendingNavigation | null;
   readonly current: CommittedNavigation | null;
+  /**
+   * Pages left behind (oldest first, at most `limits.maxRememberedPages`), with the data they were last drawn
+   * with: Back or Forward to one shows it at once, then checks it again.
+   */
+  readonly remembered: readonly CommittedNavigation[];
   readonly error: AppError | null;
   readonly visitor: 'unknown' | 'human' | 'crawler';
   readonly build: { readonly id: string; readonly latestId: string | null; readonly failedChecks: number };
@@ -161,8 +171,9 @@ export const appSetup = setup({
   actions: {
     updateAddressBar: (_, _params: AddressBarUpdate | null) => placeholder('updateAddressBar'),
     showDocumentTitle: (_, _params: { title: string }) => placeholder('showDocumentTitle'),
-    arriveAtPage: (_, _params: { title: string }) => placeholder('arriveAtPage'),
-    /** Puts what the navigation loaded (or, on failure, nothing) on screen. */
+    arriveAtPage: (_, _params: Arrival) => placeholder('arriveAtPage'),
+    arriveAtFragment: (_, _params: FragmentArrival) => placeholder('arriveAtFragment'),
+    /** Puts what the navigation loaded (or, on failure, nothing) on screen; the page it leaves is kept. */
     commit: assign(({ context }, params: { page: LoadedPage; failed: boolean }) => ({
       current: committed(
         pendingOf(context),
@@ -171,8 +182,19 @@ export const appSetup = setup({
         params.failed,
         params.page.fromPayload ?? false,
       ),
+      remembered: remember(
+        context.remembered,
+        context.current,
+        pendingOf(context).to,
+        context.limits.maxRememberedPages,
+      ),
       pending: null,
     })),
+    /**
+     * The server answered 401 to a page's data (loaded, or checked again): the session has ended. The session
+     * child is told; it signs out, says so with a toast, and reports it, so the guards run again.
+     */
+    endSession: sendTo('session', { type: 'session.expired' } satisfies SessionEvent),
     /** The error page goes up for a failure and down for a success. */
     announceOutcome: raise((_, params: { error: AppError | null }) =>
       params.error
@@ -181,6 +203,9 @@ export const appSetup = setup({
     ),
   },
   guards: {
+    /** A page's data answered 401 while the app counted on a session: it ended on the server. */
+    isSessionExpired: ({ context }, { error }: { error: unknown }) =>
+      context.session === 'signedIn' && isUnauthorized(error),
     isNewerBuild: ({ context }, { latest }: { latest: unknown }) => {
       const build = parseLatestBuild(latest);
       return build !== null && build.id !== context.build.id;

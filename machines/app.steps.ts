@@ -4,7 +4,7 @@
  * on an error page.
  */
 import { type AppContext, type LoadedPage, pendingOf } from './app.setup';
-import { addressBarUpdate, documentTitleOf } from './app.utils';
+import { addressBarUpdate, arrivalOf, documentTitleOf } from './app.utils';
 import { type AppError, toAppError } from './errors';
 import { isPrerendered } from './payload';
 import { toFullPath } from './routes';
@@ -57,3 +57,7 @@ export const loadFailure = ({ context, event }: { context: AppContext; event: un
 export const titleOnScreen = ({ context }: { context: AppContext }) => ({
   title: documentTitleOf(context, null),
 });
+
+/** How the page on screen arrives (first, new, or returned to), with its title. */
+export const arrivalOnScreen = ({ context }: { context: AppContext }) =>
+  arrivalOf(context, documentTitleOf(context, null));

@@ -48,11 +48,29 @@ export interface CommittedNavigation {
   readonly key: number;
   /** The data came from the build (a prerendered page's payload) and the route wants it checked again. */
   readonly stale: boolean;
+  /** The data is the build's (a payload, or the prerendered HTML it booted on), not the loader's. */
+  readonly fromBuild: boolean;
+  /**
+   * How the browser got to this entry: a new one (`push`), in place of the last (`replace`), or a step
+   * back or forward (`pop`, the first location included). Page arrival reads it: a step back returns to
+   * where the visitor was, anything else starts at the top.
+   */
+  readonly via: HistoryIntent;
 }
 
 export interface NavigationLimits {
   readonly maxRedirects: number;
   readonly maxEchoedPathLength: number;
+  /** Pages left behind whose data is kept, so that Back or Forward to them shows them at once. */
+  readonly maxRememberedPages: number;
+}
+
+/** The page on screen at `target`'s `#fragment`, when `target` is the same page (path and query); else `null`. */
+function onSamePage(current: CommittedNavigation | null, target: string): CommittedNavigation | null {
+  const to = parseLocation(target);
+  if (!current || !to || to.pathname !== current.location.pathname || to.search !== current.location.search)
+    return null;
+  return { ...current, location: to, fullPath: toFullPath(to) };
 }
 
 /** A step that only moves the `#fragment` on the page already shown: no navigation, just a new address. */
@@ -60,11 +78,28 @@ export function fragmentStep(
   current: CommittedNavigation | null,
   target: string,
 ): CommittedNavigation | null {
-  const to = parseLocation(target);
-  if (!current || !to || to.pathname !== current.location.pathname || to.search !== current.location.search)
-    return null;
-  if (to.hash === current.location.hash) return null;
-  return { ...current, location: to, fullPath: toFullPath(to) };
+  const step = onSamePage(current, target);
+  return step && step.location.hash !== current?.location.hash ? step : null;
+}
+
+/**
+ * A link to a `#fragment` of the page on screen (the same fragment again included, which scrolls to it
+ * again): the page stays, with nothing to load; only the address and the scroll position change.
+ */
+export function fragmentLink(
+  current: CommittedNavigation | null,
+  target: string,
+): CommittedNavigation | null {
+  const step = onSamePage(current, target);
+  return step && step.location.hash !== '' ? step : null;
+}
+
+/** The address bar after a fragment link: a new entry for a new fragment, none for the one already there. */
+export function fragmentAddress(
+  current: CommittedNavigation | null,
+  step: CommittedNavigation,
+): AddressBarUpdate | null {
+  return current?.fullPath === step.fullPath ? null : { type: 'push', to: step.fullPath };
 }
 
 export function isAppPath(target: string): boolean {
@@ -182,6 +217,65 @@ export function committed(
     title: route ? (page.title ?? route.title) : null,
     key: (previous?.key ?? 0) + 1,
     stale: !failed && fromPayload && pending.match?.route.revalidate === true,
+    fromBuild: !failed && fromPayload,
+    via: pending.intent,
+  };
+}
+
+/** Which page a location shows: path and query; the `#fragment` is only a place on it. */
+export function pageKeyOf(location: AppLocation): string {
+  return `${location.pathname}${location.search}`;
+}
+
+/**
+ * The pages kept after `previous` is left for `next`: `previous` joins them (when it was a page, not an error
+ * page), newest last, in place of an older copy; the page about to be shown is not kept twice; the oldest go
+ * beyond `limit`.
+ */
+export function remember(
+  kept: readonly CommittedNavigation[],
+  previous: CommittedNavigation | null,
+  next: AppLocation,
+  limit: number,
+): readonly CommittedNavigation[] {
+  const shown = pageKeyOf(next);
+  const left = previous?.route ? pageKeyOf(previous.location) : null;
+  const others = kept.filter((page) => {
+    const key = pageKeyOf(page.location);
+    return key !== shown && key !== left;
+  });
+  const all = previous?.route && left !== shown ? [...others, previous] : others;
+  return all.slice(Math.max(0, all.length - limit));
+}
+
+/** The page kept for a back/forward step to `pending`'s location, if it is the same route's. */
+export function rememberedFor(
+  kept: readonly CommittedNavigation[],
+  pending: PendingNavigation,
+): CommittedNavigation | null {
+  if (pending.intent !== 'pop' || !pending.match) return null;
+  const key = pageKeyOf(pending.to);
+  const page = kept.find((candidate) => pageKeyOf(candidate.location) === key);
+  return page && page.route === pending.match.route.name ? page : null;
+}
+
+/**
+ * A kept page on screen again, with the data it was last drawn with, as a new settled navigation. It is
+ * checked again in the background unless its data is the build's and its route does not ask for that (the
+ * landing page's payload cannot have changed): a loader's data may have.
+ */
+export function revisited(
+  page: CommittedNavigation,
+  pending: PendingNavigation,
+  previous: CommittedNavigation | null,
+): CommittedNavigation {
+  return {
+    ...page,
+    location: pending.to,
+    fullPath: toFullPath(pending.to),
+    key: (previous?.key ?? 0) + 1,
+    stale: !page.fromBuild || pending.match?.route.revalidate === true,
+    via: pending.intent,
   };
 }
 
@@ -206,7 +300,13 @@ export function bootPage(
   const pending = beginNavigation(page.fullPath, 'pop');
   if (!pending) return null;
   const match = matchRoute(pending.to.pathname, table);
-  if (!match || validateError({ ...pending, match }, { maxRedirects: 0, maxEchoedPathLength: 0 }) !== null)
+  if (
+    !match ||
+    validateError(
+      { ...pending, match },
+      { maxRedirects: 0, maxEchoedPathLength: 0, maxRememberedPages: 0 },
+    ) !== null
+  )
     return null;
   return committed({ ...pending, match }, null, { data: page.data, title: page.title }, false, true);
 }
@@ -231,4 +331,32 @@ export function documentTitleOf(context: OnScreen, shownError: AppError | null):
 /** The first settled navigation keeps the browser's own focus and scroll, as a document load does. */
 export function isFirstSettle(context: Pick<OnScreen, 'current'>): boolean {
   return (context.current?.key ?? 0) <= 1;
+}
+
+/**
+ * How a page (or an error page) came on screen, which decides where the window scrolls and where focus goes
+ * (src/platform/arrival.ts): the document's first page keeps what the browser did (a reload's position, a
+ * `#fragment` target, given focus); a step back or forward returns to where the visitor was; anything else is
+ * a new page, which starts at the top, or at its `#fragment`, and is announced.
+ */
+export type ArrivalKind = 'first' | 'new' | 'return';
+
+export interface Arrival {
+  /** The document title, which the live region announces on a page after the first. */
+  readonly title: string;
+  readonly kind: ArrivalKind;
+  /** The location's `#fragment` (with its `#`), or `''`. */
+  readonly hash: string;
+}
+
+export function arrivalOf(context: Pick<OnScreen, 'current'>, title: string): Arrival {
+  const current = context.current;
+  const kind: ArrivalKind = isFirstSettle(context) ? 'first' : current?.via === 'pop' ? 'return' : 'new';
+  return { title, kind, hash: current?.location.hash ?? '' };
+}
+
+/** A move to a `#fragment` of the page on screen: to its target, or back to where a step back/forward was. */
+export interface FragmentArrival {
+  readonly kind: 'new' | 'return';
+  readonly hash: string;
 }

@@ -18,7 +18,12 @@ export type SessionEvent =
   | { type: 'session.signOut' }
   | { type: 'session.saveProfile'; displayName: string }
   /** From the app: the server answered 401 to a request made with this session, so it has ended. */
-  | { type: 'session.expired' };
+  | { type: 'session.expired' }
+  /**
+   * From the app: the page came back from the back/forward cache, and the session may have changed
+   * meanwhile (signed out or in from another tab): ask the server again.
+   */
+  | { type: 'session.recheck' };
 
 /** What the session tells its parent (the app machine) whenever it settles. */
 export type SessionReport = { type: 'session.changed'; signedIn: boolean };
@@ -63,7 +68,9 @@ function profileSavedToast(user: SessionUser): ToastOptions {
  * Who is signed in. The `auth` and `guest` guards read the result through the app machine.
  *
  * Events in: `session.signIn`, `session.signOut`, `session.saveProfile`,
- * `session.expired` (the app saw a 401; a 401 to its own profile save ends the session the same way).
+ * `session.expired` (the app saw a 401; a 401 to its own profile save ends the session the same way),
+ * `session.recheck` (asks the server again while settled; the answer may sign in or out, a failure changes
+ * nothing).
  * Must be provided: actors `fetchSession`, `signIn`, `signOut`, `saveProfile` (the placeholders reject).
  * Tags out: `settled` (signed in or out, nothing pending), `busy` (a request is under way), `signingIn`,
  * `signingOut`,
@@ -105,6 +112,7 @@ export const sessionMachine = setup({
   },
   guards: {
     hasUser: (_, user: SessionUser | null) => user !== null,
+    wasSignedIn: ({ context }) => context.user !== null,
     isUnauthorized: (_, { error }: { error: unknown }) => isUnauthorized(error),
   },
 }).createMachine({
@@ -148,6 +156,33 @@ export const sessionMachine = setup({
       entry: 'reportSignedOut',
       on: {
         'session.signIn': { target: 'signingIn', actions: 'clearErrors' },
+        'session.recheck': 'rechecking',
+      },
+    },
+    /**
+     * Asking the server again while the page shows what it last knew (the user stays in context, so the
+     * header does not flicker): nothing the person did is under way, so no `busy` tag. A failure (offline)
+     * is no news: the session stays as it was, silently.
+     */
+    rechecking: {
+      invoke: {
+        id: 'recheckSession',
+        src: 'fetchSession',
+        onDone: [
+          {
+            guard: { type: 'hasUser', params: ({ event }) => event.output },
+            target: 'signedIn',
+            actions: { type: 'rememberUser', params: ({ event }) => event.output },
+          },
+          // Signed out elsewhere while this page was away: say so, as when the server ends a session.
+          {
+            guard: 'wasSignedIn',
+            target: 'signedOut',
+            actions: ['endSession', { type: 'notify', params: sessionEndedToast }],
+          },
+          { target: 'signedOut' },
+        ],
+        onError: [{ guard: 'wasSignedIn', target: 'signedIn' }, { target: 'signedOut' }],
       },
     },
     signingIn: {
@@ -185,7 +220,11 @@ export const sessionMachine = setup({
       initial: 'idle',
       states: {
         idle: {
-          on: { 'session.saveProfile': { target: 'saving', actions: 'clearErrors' } },
+          on: {
+            'session.saveProfile': { target: 'saving', actions: 'clearErrors' },
+            // Not while saving: the save's own answer says whether the session still holds.
+            'session.recheck': '#session.rechecking',
+          },
         },
         saving: {
           tags: ['busy', 'savingProfile'],
@@ -227,7 +266,10 @@ export const sessionMachine = setup({
         },
         saved: {
           tags: ['profileSaved'],
-          on: { 'session.saveProfile': { target: 'saving', actions: 'clearErrors' } },
+          on: {
+            'session.saveProfile': { target: 'saving', actions: 'clearErrors' },
+            'session.recheck': '#session.rechecking',
+          },
         },
       },
     },

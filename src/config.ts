@@ -16,6 +16,13 @@ export interface AppConfig {
   readonly maxRedirects: number;
   /** Paths echoed into error messages are cut to this many characters, so a hostile URL cannot flood the page. */
   readonly maxEchoedPathLength: number;
+  /**
+   * Pages left behind whose data the app keeps, so that Back or Forward to them shows them at once (then
+   * checks them again); see machines/app.utils.ts `remember`.
+   */
+  readonly maxRememberedPages: number;
+  /** Scroll positions of history entries, restored on Back and Forward (src/platform/scroll.ts). */
+  readonly scroll: ScrollConfig;
   /** The name shown in the header and in every document title. */
   readonly appName: string;
   /** Build manifest and update detection; see machines/app.build.ts. */
@@ -49,6 +56,13 @@ export interface ReportsConfig {
   readonly maxBytes: number;
   /** Share of page views whose web vitals are sent (never when the browser sends Global Privacy Control). */
   readonly vitalsSampleRate: number;
+}
+
+export interface ScrollConfig {
+  /** Where the positions live: sessionStorage, so a reload of the tab finds them. */
+  readonly storageKey: string;
+  /** Positions of this many entries are kept, the most recently left; older ones go. */
+  readonly maxEntries: number;
 }
 
 export interface PrefetchConfig {
@@ -191,6 +205,11 @@ export const config: AppConfig = {
   },
   maxRedirects: 10,
   maxEchoedPathLength: 200,
+  // A few pages: enough to go back and forth between a list and what it links to, little memory (the data of a
+  // page is a few kB of JSON).
+  maxRememberedPages: 5,
+  // About an hour of browsing; each entry is a few bytes of JSON, far from sessionStorage's limits.
+  scroll: { storageKey: 'campaign-web:scroll', maxEntries: 100 },
   appName: 'campaign-web',
   icons: {
     endpoint: '/api/_nuxt_icon',

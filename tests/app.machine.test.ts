@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AnyEventObject, AnyMachineSnapshot } from 'xstate';
+import type { AnyEventObject, AnyMachineSnapshot, InspectionEvent } from 'xstate';
 import { createAppError } from '../machines/errors';
 import { flush, HOUR, inertApp, startApp, testInput, testManifest } from './support/appHarness';
 import { registerFrozenPathTests } from './support/frozenPaths';
@@ -544,9 +544,10 @@ describe('app machine: prerendered pages', () => {
     expect(snapshot.matches({ navigation: 'idle', freshness: 'idle' })).toBe(true);
     expect(snapshot.context.current).toMatchObject({ data: { raised: 250 }, key: 1, stale: false });
     expect(app.revalidations).toHaveLength(0);
-    // The tab follows a renamed campaign; nothing else of page arrival happens (no focus move, no announcement).
+    // The tab follows a renamed campaign; nothing else of page arrival happens (no focus move, no announcement):
+    // the page arrived once, at boot, as a document's first page (its #fragment's target is found once drawn).
     expect(app.titles).toEqual(['Garden renamed | campaign-web']);
-    expect(app.arrivals).toEqual([]);
+    expect(app.arrivals).toEqual([{ title: 'Campaign | campaign-web', kind: 'first', hash: '#top' }]);
   });
 
   it('shows the 404 page when the campaign is gone, as a navigation to it would', async () => {
@@ -648,6 +649,261 @@ describe('app machine: a session that ends mid-session', () => {
   });
 });
 
+/** An inspector that notes the type of every event the app's session child receives. */
+function sentToSession(types: string[]) {
+  return (event: InspectionEvent) => {
+    if (event.type === '@xstate.event' && (event.actorRef as { id?: string }).id === 'session')
+      types.push(event.event.type);
+  };
+}
+
+describe('app machine: back and forward', () => {
+  /** Signed out, on `/campaign/1` (data `garden`) after `/` (data `list`): Back goes to `/`. */
+  async function leftTheList() {
+    const app = await startApp();
+    app.send({ type: 'session.changed', signedIn: false });
+    app.send({ type: 'nav.popped', to: '/' });
+    await app.finishLoad('list');
+    await showing(app, '/campaign/1');
+    return app;
+  }
+
+  it('shows a page left a moment ago at once on Back, with the data it was drawn with, then checks it again', async () => {
+    const app = await leftTheList();
+    app.send({ type: 'nav.popped', to: '/' });
+    const snapshot = app.actor.getSnapshot();
+    // Settled in the same step: nothing to load, no busy or slow tag, the address bar already where it is.
+    expect(snapshot.matches({ navigation: 'idle' })).toBe(true);
+    expect(snapshot.hasTag('busy')).toBe(false);
+    expect(app.loads).toHaveLength(0);
+    expect(app.addressBar).toEqual([{ type: 'push', to: '/campaign/1' }]);
+    expect(snapshot.context.current).toMatchObject({ route: 'index', data: 'list', key: 3, via: 'pop' });
+    expect(app.arrivals.at(-1)).toEqual({
+      title: 'Campaigns that move neighbourhoods | campaign-web',
+      kind: 'return',
+      hash: '',
+    });
+    // Its data came from the loader, so it may have changed: checked again in the background, updated in place.
+    expect(snapshot.matches({ freshness: 'revalidating' })).toBe(true);
+    expect(app.revalidations[0]?.input).toEqual({ route: 'index', params: {}, fullPath: '/' });
+    await app.answerRevalidation('fresh list');
+    expect(app.actor.getSnapshot().context.current).toMatchObject({
+      data: 'fresh list',
+      key: 3,
+      stale: false,
+    });
+  });
+
+  it('and Forward again shows the page Back left, which it kept in turn', async () => {
+    const app = await leftTheList();
+    app.send({ type: 'nav.popped', to: '/' });
+    await app.answerRevalidation('fresh list');
+    app.send({ type: 'nav.popped', to: '/campaign/1#progress' });
+    const { current } = app.actor.getSnapshot().context;
+    expect(app.loads).toHaveLength(0);
+    expect(current).toMatchObject({
+      route: 'campaign',
+      data: 'data',
+      fullPath: '/campaign/1#progress',
+      key: 4,
+    });
+    expect(app.arrivals.at(-1)).toMatchObject({ kind: 'return', hash: '#progress' });
+    // The list as it was last drawn, refreshed data included, waits for the next Back.
+    expect(app.actor.getSnapshot().context.remembered.map((page) => [page.fullPath, page.data])).toEqual([
+      ['/', 'fresh list'],
+    ]);
+  });
+
+  it('loads as before what it does not keep: a link to a page visited (only Back and Forward use memory), pages beyond the limit', async () => {
+    const app = await leftTheList();
+    app.send({ type: 'nav.go', to: '/' });
+    expect(app.loads).toHaveLength(1);
+    await app.finishLoad('list again');
+    await showing(app, '/campaign/2');
+    await showing(app, '/campaign/3');
+    // The limit is two pages: `/` and /campaign/1 went, the two left last stay.
+    expect(app.actor.getSnapshot().context.remembered.map((page) => page.fullPath)).toEqual([
+      '/',
+      '/campaign/2',
+    ]);
+    await showing(app, '/campaign/4');
+    app.send({ type: 'nav.popped', to: '/' });
+    expect(app.loads).toHaveLength(1);
+    expect(app.actor.getSnapshot().hasTag('busy')).toBe(true);
+  });
+
+  it('keeps one copy per page, the latest, and never the page on screen', async () => {
+    const app = await leftTheList();
+    await showing(app, '/');
+    await showing(app, '/campaign/1');
+    expect(app.actor.getSnapshot().context.remembered.map((page) => page.fullPath)).toEqual(['/']);
+    app.send({ type: 'nav.popped', to: '/' });
+    expect(app.actor.getSnapshot().context.remembered.map((page) => page.fullPath)).toEqual(['/campaign/1']);
+  });
+
+  it('runs the guards first: Back to a kept page the session no longer opens goes to sign in', async () => {
+    const app = await startApp();
+    app.send({ type: 'session.changed', signedIn: true });
+    app.send({ type: 'nav.popped', to: '/home' });
+    await app.finishLoad('my campaigns');
+    await showing(app, '/');
+    app.send({ type: 'session.changed', signedIn: false });
+    expect(app.actor.getSnapshot().context.remembered).toEqual([]);
+    app.send({ type: 'nav.popped', to: '/home' });
+    expect(app.loads.at(-1)?.input.fullPath).toBe('/login?redirect=%2Fhome');
+    await app.finishLoad();
+    // The redirect replaced the entry: a new page, at its top.
+    expect(app.arrivals.at(-1)).toMatchObject({ kind: 'new', title: 'Sign in | campaign-web' });
+  });
+
+  it('forgets every kept page when the session changes: they showed what the old one could see', async () => {
+    const app = await startApp();
+    app.send({ type: 'session.changed', signedIn: true });
+    app.send({ type: 'nav.popped', to: '/home' });
+    await app.finishLoad('my campaigns');
+    await showing(app, '/campaign/1');
+    expect(app.actor.getSnapshot().context.remembered).toHaveLength(1);
+    app.send({ type: 'session.changed', signedIn: true });
+    expect(app.actor.getSnapshot().context.remembered).toHaveLength(1);
+    app.send({ type: 'session.changed', signedIn: false });
+    expect(app.actor.getSnapshot().context.remembered).toEqual([]);
+    // The page on screen, loaded again for the new session, is not kept beside itself.
+    await app.finishLoad();
+    expect(app.actor.getSnapshot().context.remembered).toEqual([]);
+  });
+
+  it('does not check again a kept page whose data is the build’s, unless its route asks for it', async () => {
+    const app = await startApp({ manifest: 'manual' });
+    app.clock.increment(testInput.timing.manifestPreloadMs);
+    await app.answerManifest({ ...testManifest, prerendered: ['/campaign/components/info', '/campaign/1'] });
+    app.send({ type: 'session.changed', signedIn: false });
+    app.send({ type: 'nav.popped', to: '/' });
+    await app.finishLoad();
+    // The gallery's data is the build's for good; `/` and campaigns ask to be checked (routes.ts `revalidate`).
+    app.send({ type: 'nav.go', to: '/campaign/components/info' });
+    app.loads.at(-1)?.resolve({ data: 'built list', fromPayload: true });
+    await flush();
+    app.send({ type: 'nav.go', to: '/campaign/1' });
+    app.loads.at(-1)?.resolve({ data: 'built garden', fromPayload: true });
+    await flush();
+    await app.answerRevalidation('live garden');
+    app.send({ type: 'nav.popped', to: '/campaign/components/info' });
+    expect(app.actor.getSnapshot().context.current).toMatchObject({ data: 'built list', stale: false });
+    expect(app.revalidations).toHaveLength(0);
+    app.send({ type: 'nav.popped', to: '/campaign/1' });
+    // A campaign asks to be checked; its data is the API's now anyway.
+    expect(app.actor.getSnapshot().context.current).toMatchObject({ data: 'live garden', stale: true });
+    expect(app.revalidations).toHaveLength(1);
+  });
+
+  it('a 401 while checking a kept page again ends the session, and the guards send the user to sign in', async () => {
+    const events: string[] = [];
+    const app = await startApp({ inspect: sentToSession(events) });
+    app.send({ type: 'session.changed', signedIn: true });
+    app.send({ type: 'nav.popped', to: '/home' });
+    await app.finishLoad('my campaigns');
+    await showing(app, '/');
+    app.send({ type: 'nav.popped', to: '/home' });
+    await app.failRevalidation({ statusCode: 401, message: 'Sign in first.' });
+    expect(events).toContain('session.expired');
+    expect(app.actor.getSnapshot().hasTag('error')).toBe(false);
+    // The session child reports the sign-out; the page on screen is guarded again.
+    app.send({ type: 'session.changed', signedIn: false });
+    expect(app.loads.at(-1)?.input.fullPath).toBe('/login?redirect=%2Fhome');
+  });
+
+  it('starts a link’s page at the top and a back/forward step where it was: arrivals say which', async () => {
+    const app = await leftTheList();
+    expect(app.arrivals.map(({ kind }) => kind)).toEqual(['first', 'new']);
+    app.send({ type: 'nav.popped', to: '/campaign/9' });
+    await app.finishLoad();
+    expect(app.arrivals.at(-1)).toMatchObject({ kind: 'return' });
+    app.send({ type: 'nav.go', to: '/campaign/2#progress' });
+    await app.finishLoad();
+    expect(app.arrivals.at(-1)).toMatchObject({ kind: 'new', hash: '#progress' });
+  });
+});
+
+describe('app machine: #fragment links on the page on screen', () => {
+  async function onCampaign() {
+    const app = await startApp();
+    app.send({ type: 'session.changed', signedIn: false });
+    await showing(app, '/campaign/1?tab=a');
+    return app;
+  }
+
+  it('moves to the fragment with a new history entry, and loads nothing', async () => {
+    const app = await onCampaign();
+    app.send({ type: 'nav.go', to: '/campaign/1?tab=a#progress' });
+    const snapshot = app.actor.getSnapshot();
+    expect(snapshot.matches({ navigation: 'idle' })).toBe(true);
+    expect(app.loads).toHaveLength(0);
+    expect(snapshot.context.current).toMatchObject({ fullPath: '/campaign/1?tab=a#progress', key: 1 });
+    expect(app.addressBar.at(-1)).toEqual({ type: 'push', to: '/campaign/1?tab=a#progress' });
+    expect(app.fragmentArrivals).toEqual([{ kind: 'new', hash: '#progress' }]);
+    expect(app.announced()).toEqual([]);
+  });
+
+  it('goes to the same fragment again without another entry', async () => {
+    const app = await onCampaign();
+    app.send({ type: 'nav.go', to: '/campaign/1?tab=a#progress' });
+    app.send({ type: 'nav.go', to: '/campaign/1?tab=a#progress' });
+    expect(app.addressBar).toEqual([
+      { type: 'push', to: '/campaign/1?tab=a' },
+      { type: 'push', to: '/campaign/1?tab=a#progress' },
+    ]);
+    expect(app.fragmentArrivals).toHaveLength(2);
+  });
+
+  it('steps back over fragments to where the visitor was', async () => {
+    const app = await onCampaign();
+    app.send({ type: 'nav.go', to: '/campaign/1?tab=a#progress' });
+    app.send({ type: 'nav.popped', to: '/campaign/1?tab=a' });
+    expect(app.fragmentArrivals.at(-1)).toEqual({ kind: 'return', hash: '' });
+    expect(app.loads).toHaveLength(0);
+  });
+
+  it('is a navigation as before when the page or its query differs, the link has no fragment, or one is pending', async () => {
+    const app = await onCampaign();
+    app.send({ type: 'nav.go', to: '/campaign/1?tab=b#progress' });
+    expect(app.loads.map((load) => load.input.fullPath)).toEqual(['/campaign/1?tab=b#progress']);
+    // A navigation is pending: a fragment of the page still on screen is a navigation that supersedes it.
+    app.send({ type: 'nav.go', to: '/campaign/1?tab=a#progress' });
+    expect(app.loads.at(-1)?.input.fullPath).toBe('/campaign/1?tab=a#progress');
+    expect(app.loads[0]?.signal.aborted).toBe(true);
+    await app.finishLoad();
+    app.send({ type: 'nav.go', to: '/campaign/1?tab=a' });
+    expect(app.loads.at(-1)?.input.fullPath).toBe('/campaign/1?tab=a');
+    expect(app.fragmentArrivals).toEqual([]);
+  });
+});
+
+describe('app machine: a page restored from the back/forward cache', () => {
+  it('asks the session child to check again, and the build at once, even right after a check', async () => {
+    const sessionEvents: string[] = [];
+    const app = await startApp({ inspect: sentToSession(sessionEvents) });
+    app.send({ type: 'session.changed', signedIn: true });
+    app.send({ type: 'page.restored' });
+    expect(sessionEvents).toContain('session.recheck');
+    expect(app.latest).toHaveLength(1);
+    await app.answerLatest({ id: testInput.buildId, timestamp: 1 });
+    // Within the re-check throttle: coming back to the tab would not check, a restored page does.
+    app.send({ type: 'page.restored' });
+    expect(app.latest).toHaveLength(1);
+    await app.answerLatest({ id: 'build-2', timestamp: 2 });
+    expect(app.actor.getSnapshot().hasTag('updatePending')).toBe(true);
+    app.send({ type: 'page.restored' });
+    expect(app.latest).toHaveLength(0);
+  });
+
+  it('checks the build only when the page is visible and online', async () => {
+    const app = await startApp();
+    app.send({ type: 'page.changed', visible: true, online: false });
+    app.send({ type: 'page.restored' });
+    expect(app.latest).toHaveLength(0);
+  });
+});
+
 describe('app machine: generated paths', () => {
   const newer = { id: 'build-2', timestamp: 2 };
   const same = { id: testInput.buildId, timestamp: 1 };
@@ -666,6 +922,10 @@ describe('app machine: generated paths', () => {
     { type: 'nav.popped', to: '/stop' },
     { type: 'nav.popped', to: '//evil.example' },
     { type: 'nav.popped', to: '/#top' },
+    // Back to `/` (kept in memory once left), and a link to a fragment of the page on screen.
+    { type: 'nav.popped', to: '/' },
+    { type: 'nav.go', to: '/#top' },
+    { type: 'page.restored' },
     { type: 'session.changed', signedIn: true },
     { type: 'session.changed', signedIn: false },
     { type: 'xstate.done.actor.loadPage', output: { data: 'page data' } },
@@ -698,6 +958,9 @@ describe('app machine: generated paths', () => {
     { type: 'xstate.done.actor.checkForUpdate', output: newer },
     { type: 'error.raised', error: createAppError({ message: 'render failed', fatal: true }) },
     { type: 'page.settled' },
+    // A page shown again from memory is checked again: the answer, or a 401 (the session ended).
+    { type: 'xstate.done.actor.revalidatePage', output: { data: 'fresh data' } },
+    { type: 'xstate.error.actor.revalidatePage', error: { statusCode: 401, message: 'Sign in first.' } },
   ];
 
   /** The build region on its own: manifest and update checks. */
@@ -712,6 +975,7 @@ describe('app machine: generated paths', () => {
     { type: 'page.changed', visible: false, online: true },
     { type: 'page.changed', visible: true, online: true },
     { type: 'page.changed', visible: true, online: false },
+    { type: 'page.restored' },
     { type: 'xstate.done.actor.checkForUpdate', output: newer },
     { type: 'xstate.done.actor.checkForUpdate', output: same },
     { type: 'xstate.done.actor.checkForUpdate', output: '<html>captive portal</html>' },
@@ -719,6 +983,8 @@ describe('app machine: generated paths', () => {
   ];
 
   const value = (snapshot: AnyMachineSnapshot) => snapshot.value as Record<string, unknown>;
+  const rememberedPaths = (snapshot: AnyMachineSnapshot) =>
+    (snapshot.context.remembered as { fullPath: string }[]).map((page) => page.fullPath);
   const updatePending = (snapshot: AnyMachineSnapshot) => snapshot.hasTag('updatePending');
   const manifestSettled = (snapshot: AnyMachineSnapshot) =>
     snapshot.matches({ build: { manifest: 'ready' } }) || snapshot.matches({ build: { manifest: 'failed' } });
@@ -768,10 +1034,14 @@ describe('app machine: generated paths', () => {
         JSON.stringify([
           value(snapshot).navigation,
           value(snapshot).errors,
+          value(snapshot).freshness,
           buildPhase(snapshot),
           snapshot.context.session,
           snapshot.context.visitor,
-          snapshot.context.current !== null,
+          snapshot.context.current === null ? null : snapshot.context.current.location.pathname === '/',
+          // What Back to `/` reads, and how soon `/` is forgotten (two pages are kept).
+          rememberedPaths(snapshot).includes('/'),
+          rememberedPaths(snapshot).length,
         ]),
       // One path per (navigation, errors, event), plus the context a guard reads in that state.
       edgeKey: (snapshot) =>
@@ -782,6 +1052,12 @@ describe('app machine: generated paths', () => {
           value(snapshot).navigation === 'idle' ? snapshot.context.current !== null : null,
           updatePending(snapshot) && snapshot.context.current !== null,
           manifestSettled(snapshot) || snapshot.context.current === null,
+          // With nothing pending, what Back to `/` and a fragment link to it read: `/` kept, or on screen.
+          value(snapshot).navigation === 'idle'
+            ? [rememberedPaths(snapshot).includes('/'), snapshot.context.current?.location.pathname === '/']
+            : null,
+          // A check of a page shown again: its 401 ends a session only if there is one.
+          value(snapshot).freshness === 'revalidating' ? snapshot.context.session : null,
         ]),
     });
   const buildPaths = () =>
@@ -835,13 +1111,27 @@ describe('app machine: generated paths', () => {
       expect(snapshot.context.current?.stale ?? false).toBe(false);
     }
     expect(snapshot.context.build.failedChecks).toBeGreaterThanOrEqual(0);
+    // Pages kept for Back: a few, pages only (no error page), never the page on screen, one copy each.
+    const kept = snapshot.context.remembered as {
+      route: string | null;
+      location: { pathname: string; search: string };
+    }[];
+    const keyOf = (location: { pathname: string; search: string }) =>
+      `${location.pathname}${location.search}`;
+    expect(kept.length).toBeLessThanOrEqual(testInput.maxRememberedPages);
+    expect(kept.every((page) => page.route !== null)).toBe(true);
+    expect(new Set(kept.map((page) => keyOf(page.location))).size).toBe(kept.length);
+    if (snapshot.context.current?.route)
+      expect(kept.map((page) => keyOf(page.location))).not.toContain(
+        keyOf(snapshot.context.current.location),
+      );
   }
 
   /** What a step can change; the rest (route table, guards, limits, timing, names) is the fixed input. */
   const project = (snapshot: AnyMachineSnapshot) => {
-    const { session, pending, current, error, visitor, build, routeRules, prerendered, page } =
+    const { session, pending, current, remembered, error, visitor, build, routeRules, prerendered, page } =
       snapshot.context;
-    return { session, pending, current, error, visitor, build, routeRules, prerendered, page };
+    return { session, pending, current, remembered, error, visitor, build, routeRules, prerendered, page };
   };
 
   registerFrozenPathTests({

@@ -203,7 +203,7 @@ describe('the effects the browser app is provided with', () => {
 
   it('arriveAtPage announces the page once the view has drawn it', () => {
     document.body.innerHTML = `<p ${ANNOUNCER_ATTRIBUTE}></p><main><h1 tabindex="-1">Campaigns</h1></main>`;
-    runAction('arriveAtPage', { title: 'Campaigns' });
+    runAction('arriveAtPage', { title: 'Campaigns', kind: 'new', hash: '' });
     pageRendered();
     expect(document.querySelector(`[${ANNOUNCER_ATTRIBUTE}]`)?.textContent).toBe('Campaigns');
   });

@@ -81,17 +81,19 @@ describe('app view', () => {
 describe('page arrival (app machine actions)', () => {
   it('sets the title of the first page but keeps the browser’s focus; arrives at every later page', async () => {
     const app = await signedOutApp();
-    app.send({ type: 'nav.popped', to: '/login' });
+    app.send({ type: 'nav.popped', to: '/login#help' });
     await app.finishLoad();
     expect(app.titles).toEqual(['Sign in | campaign-web']);
-    expect(app.arrivals).toEqual([]);
+    // The first page arrives as a document's does: focus and announcement are the browser's, the fragment is not.
+    expect(app.arrivals).toEqual([{ title: 'Sign in | campaign-web', kind: 'first', hash: '#help' }]);
     app.send({ type: 'nav.go', to: '/campaign/1' });
     expect(appView(app.actor.getSnapshot())).toMatchObject({ busy: true, slow: false });
     app.clock.increment(250);
     expect(appView(app.actor.getSnapshot())).toMatchObject({ busy: true, slow: true });
     await app.finishLoad({ id: 1 }, 'Garden');
     expect(app.titles.at(-1)).toBe('Garden | campaign-web');
-    expect(app.arrivals).toEqual(['Garden | campaign-web']);
+    expect(app.arrivals.at(-1)).toEqual({ title: 'Garden | campaign-web', kind: 'new', hash: '' });
+    expect(app.announced()).toEqual(['Garden | campaign-web']);
     expect(appView(app.actor.getSnapshot())).toMatchObject({ busy: false, slow: false });
   });
 
@@ -99,7 +101,7 @@ describe('page arrival (app machine actions)', () => {
     const app = await signedOutApp();
     app.send({ type: 'nav.popped', to: '/no/such/page' });
     await flush();
-    expect(app.arrivals).toEqual(['404 - Page Not Found | campaign-web']);
+    expect(app.arrivals).toEqual([{ title: '404 - Page Not Found | campaign-web', kind: 'new', hash: '' }]);
     expect(app.titles.at(-1)).toBe('404 - Page Not Found | campaign-web');
   });
 
@@ -118,7 +120,7 @@ describe('page arrival (app machine actions)', () => {
     await app.finishLoad();
     app.send({ type: 'nav.go', to: '/stop' });
     await flush();
-    expect(app.arrivals).toEqual([]);
+    expect(app.announced()).toEqual([]);
   });
 });
 

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { assign, createActor, setup } from 'xstate';
 import type { AppEvent } from '../machines/app.machine';
 import { listenToHistory, updateAddressBar } from '../src/platform/history';
+import type { ScrollMemory } from '../src/platform/scroll';
 
 /** Runs the history adapter under a parent that records what it hears. */
 function listen(history: BrowserHistory, reportStart = true) {
@@ -98,7 +99,7 @@ describe('history adapter where the browser can post tasks', () => {
     vi.unstubAllGlobals();
   });
 
-  it('tells the app of a back/forward step after the paint, having normalised the address bar at once', () => {
+  it('tells the app of a back/forward step at once (a kept page then shows in the next frame), normalised', () => {
     const posted: { task: () => void; priority: string }[] = [];
     vi.stubGlobal('scheduler', {
       postTask: (task: () => void, options: { priority: string }) =>
@@ -106,14 +107,28 @@ describe('history adapter where the browser can post tasks', () => {
     });
     const memory = createMemoryHistory({ initialEntries: ['/', '//profile'], initialIndex: 0 });
     const actor = listen(memory as unknown as BrowserHistory);
-    // The first location is told at once: nothing has been painted yet.
     expect(actor.getSnapshot().context.heard).toEqual(['/']);
     memory.forward();
     expect(memory.location.pathname).toBe('/profile');
-    expect(actor.getSnapshot().context.heard).toEqual(['/']);
-    expect(posted.map(({ priority }) => priority)).toEqual(['background']);
-    posted[0]?.task();
     expect(actor.getSnapshot().context.heard).toEqual(['/', '/profile']);
+    expect(posted).toEqual([]);
+    actor.stop();
+  });
+
+  it('after what an earlier input deferred: a click’s navigation, then Back, reach the app in that order', async () => {
+    const posted: (() => void)[] = [];
+    vi.stubGlobal('scheduler', { postTask: (task: () => void) => posted.push(task) });
+    const { afterInput } = await import('../src/platform/tasks');
+    const memory = createMemoryHistory({ initialEntries: ['/', '/home'], initialIndex: 1 });
+    const actor = listen(memory as unknown as BrowserHistory);
+    const order: string[] = [];
+    afterInput(() => order.push('click'));
+    actor.subscribe(({ context }) => order.push(`heard ${context.heard.at(-1)}`));
+    memory.back();
+    expect(order).toEqual(['click', 'heard /']);
+    // The click's own task, when it comes, finds its work done.
+    for (const task of posted) task();
+    expect(order).toEqual(['click', 'heard /']);
     actor.stop();
   });
 });
@@ -132,5 +147,89 @@ describe('address bar updates', () => {
       '/campaign/1',
       '?tab=2',
     ]);
+  });
+});
+
+describe('history adapter and scroll positions', () => {
+  /** A scroll memory that records what the adapter asks of it. */
+  function recordingScroll() {
+    const calls: string[] = [];
+    let currentKey: (() => string) | null = null;
+    const scroll: ScrollMemory = {
+      leave: (key) => calls.push(`leave ${key}`),
+      positionOf: () => null,
+      takeOver: (current) => {
+        currentKey = current;
+        calls.push('take over');
+        return () => calls.push('hand back');
+      },
+    };
+    return { scroll, calls, currentKey: () => currentKey?.() };
+  }
+
+  function listenWith(history: BrowserHistory, scroll: ScrollMemory) {
+    const parent = setup({
+      types: { context: {} as { heard: string[] }, events: {} as AppEvent },
+      actors: { listenToHistory: listenToHistory(history, scroll) },
+    }).createMachine({
+      context: { heard: [] },
+      invoke: { src: 'listenToHistory', input: { reportStart: true } },
+      on: {
+        'nav.popped': { actions: assign({ heard: ({ context, event }) => [...context.heard, event.to] }) },
+      },
+    });
+    return createActor(parent).start();
+  }
+
+  it('takes scrolling over while it listens, and remembers where the window was on the entry a step leaves', () => {
+    const memory = createMemoryHistory({ initialEntries: ['/', '/campaign/1'], initialIndex: 1 });
+    const history = memory as unknown as BrowserHistory;
+    const { scroll, calls, currentKey } = recordingScroll();
+    const actor = listenWith(history, scroll);
+    const left = memory.location.key;
+    expect(calls).toEqual(['take over']);
+    expect(currentKey()).toBe(left);
+    memory.back();
+    // Left before the app hears of the step (which may draw the page it returns to at once).
+    expect(calls).toEqual(['take over', `leave ${left}`]);
+    expect(currentKey()).toBe(memory.location.key);
+    // Its own pushes are remembered by updateAddressBar; the step after one leaves the pushed entry.
+    const start = memory.location.key;
+    updateAddressBar(history, { type: 'push', to: '/home' }, scroll);
+    const home = memory.location.key;
+    memory.back();
+    expect(calls.slice(2)).toEqual([`leave ${start}`, `leave ${home}`]);
+    actor.stop();
+    expect(calls.at(-1)).toBe('hand back');
+  });
+
+  it('gives an entry the browser made without a key one of its own, so its position is its own', () => {
+    // The first entry of a document, and a #fragment followed outside the app, have no state: key `default`.
+    const memory = createMemoryHistory({
+      initialEntries: [
+        { pathname: '/campaign/1', key: 'default' },
+        { pathname: '/campaign/1', hash: '#progress', key: 'default' },
+      ],
+      initialIndex: 0,
+    });
+    const { scroll, calls } = recordingScroll();
+    const actor = listenWith(memory as unknown as BrowserHistory, scroll);
+    const first = memory.location.key;
+    expect(first).not.toBe('default');
+    expect(memory.location.pathname).toBe('/campaign/1');
+    memory.forward();
+    expect(memory.location.key).not.toBe('default');
+    expect(memory.location.key).not.toBe(first);
+    expect(calls).toEqual(['take over', `leave ${first}`]);
+    expect(actor.getSnapshot().context.heard).toEqual(['/campaign/1', '/campaign/1#progress']);
+    actor.stop();
+  });
+
+  it('a replacement leaves no position behind: the entry it replaces is gone', () => {
+    const memory = createMemoryHistory({ initialEntries: ['/'] });
+    const { scroll, calls } = recordingScroll();
+    updateAddressBar(memory as unknown as BrowserHistory, { type: 'replace', to: '/home' }, scroll);
+    updateAddressBar(memory as unknown as BrowserHistory, null, scroll);
+    expect(calls).toEqual([]);
   });
 });

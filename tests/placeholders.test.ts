@@ -70,6 +70,7 @@ describe('effects left to the platform', () => {
       logManifestMatcherError: 'logManifestMatcherError is not provided',
       notifyUpdateAvailable: 'notifyUpdateAvailable is not provided',
       arriveAtPage: 'arriveAtPage is not provided',
+      arriveAtFragment: 'arriveAtFragment is not provided',
       showDocumentTitle: 'showDocumentTitle is not provided',
       listenToHistory: 'listenToHistory is not provided',
       watchPage: 'watchPage is not provided',

@@ -81,6 +81,7 @@ const APP_EVENT_TYPES: Record<AppEvent['type'], true> = {
   'nav.go': true,
   'nav.popped': true,
   'page.changed': true,
+  'page.restored': true,
   'session.changed': true,
   'error.raised': true,
   'page.settled': true,
@@ -243,6 +244,7 @@ const KEPT_PER_TYPE: Record<string, Record<string, unknown>> = {
   'nav.go': { to: SCRUBBED_PATH, replace: true },
   'nav.popped': { to: SCRUBBED_PATH },
   'page.changed': { visible: true, online: false },
+  'page.restored': {},
   'session.changed': { signedIn: true },
   'error.raised': {
     error: {

@@ -87,6 +87,58 @@ describe('session machine: a session that ended on the server', () => {
   });
 });
 
+describe('session machine: checked again (a page back from the back/forward cache)', () => {
+  it('stays signed in when the server still knows the session, saying nothing, the user on screen throughout', async () => {
+    const session = startSession();
+    await session.answer('fetchSession', demo);
+    session.send({ type: 'session.recheck' });
+    expect(session.snapshot().matches('rechecking')).toBe(true);
+    expect(session.snapshot().hasTag('busy')).toBe(false);
+    expect(session.snapshot().context.user).toEqual(demo);
+    await session.answer('fetchSession', demo);
+    expect(session.snapshot().matches({ signedIn: 'idle' })).toBe(true);
+    expect(session.reports).toEqual([true, true]);
+  });
+
+  it('signs out, and reports it, when the session ended meanwhile (signed out in another tab)', async () => {
+    const session = startSession();
+    await session.answer('fetchSession', demo);
+    session.send({ type: 'session.recheck' });
+    await session.answer('fetchSession', null);
+    expect(session.snapshot().matches('signedOut')).toBe(true);
+    expect(session.snapshot().context.user).toBeNull();
+    expect(session.reports).toEqual([true, false]);
+  });
+
+  it('signs in when someone signed in meanwhile, and changes nothing when the server cannot be asked', async () => {
+    const session = startSession();
+    await session.answer('fetchSession', null);
+    session.send({ type: 'session.recheck' });
+    await session.fail('fetchSession', 'offline');
+    expect(session.snapshot().matches('signedOut')).toBe(true);
+    expect(session.snapshot().context.error).toBeNull();
+    session.send({ type: 'session.recheck' });
+    await session.answer('fetchSession', demo);
+    expect(session.snapshot().context.user).toEqual(demo);
+    session.send({ type: 'session.recheck' });
+    await session.fail('fetchSession', 'offline');
+    expect(session.snapshot().matches({ signedIn: 'idle' })).toBe(true);
+    expect(session.snapshot().context.user).toEqual(demo);
+    expect(session.reports).toEqual([false, false, true, true]);
+  });
+
+  it('does not ask while a request of the person’s own is under way (saving the profile)', async () => {
+    const session = startSession();
+    await session.answer('fetchSession', demo);
+    session.send({ type: 'session.saveProfile', displayName: 'Dee' });
+    session.send({ type: 'session.recheck' });
+    expect(session.snapshot().matches({ signedIn: 'saving' })).toBe(true);
+    await session.answer('saveProfile', { ...demo, displayName: 'Dee' });
+    session.send({ type: 'session.recheck' });
+    expect(session.snapshot().matches('rechecking')).toBe(true);
+  });
+});
+
 describe('session machine: generated paths', () => {
   const never = <T, I = NonReducibleUnknown>() => fromPromise<T, I>(() => new Promise<T>(() => {}));
   // Reports to a parent are not under test here; the walk has no parent to send them to.
@@ -120,6 +172,10 @@ describe('session machine: generated paths', () => {
     { type: 'session.signOut' },
     { type: 'xstate.done.actor.signOut' },
     { type: 'xstate.error.actor.signOut', error: new Error('offline') },
+    { type: 'session.recheck' },
+    { type: 'xstate.done.actor.recheckSession', output: demo },
+    { type: 'xstate.done.actor.recheckSession', output: null },
+    { type: 'xstate.error.actor.recheckSession', error: new Error('offline') },
   ];
   const serializeState = (snapshot: AnyMachineSnapshot) =>
     JSON.stringify([snapshot.value, snapshot.context.error !== null, snapshot.context.profileError !== null]);
@@ -127,7 +183,11 @@ describe('session machine: generated paths', () => {
   function assertState(snapshot: AnyMachineSnapshot) {
     const settled = snapshot.matches('signedIn') || snapshot.matches('signedOut');
     expect(snapshot.hasTag('settled')).toBe(settled);
-    expect(snapshot.hasTag('busy')).toBe(!settled || snapshot.matches({ signedIn: 'saving' }));
+    // A re-check is no one's request: nothing shows as pending while it runs.
+    const quietlyChecking = snapshot.matches('rechecking');
+    expect(snapshot.hasTag('busy')).toBe(
+      (!settled && !quietlyChecking) || snapshot.matches({ signedIn: 'saving' }),
+    );
     if (snapshot.matches('signedIn')) expect(snapshot.context.user).not.toBeNull();
     if (snapshot.matches('signedOut'))
       expect(snapshot.context.user === null || snapshot.context.error !== null).toBe(true);

@@ -23,7 +23,10 @@
 // Environment: BENCH_RUNS (navigation, default 10), BENCH_OTHER_RUNS (default 5), BENCH_TBT_RUNS (default 7),
 // REFERENCE_BUILD (default ../shared/reference/reference-build); BENCH_ONLY, a regular expression, keeps only the
 // figures whose name matches it (`navigation`, `hydration`, `colour mode`, `toast`, `sign-in`), for a quick look;
-// BENCH_INIT, a script run in every page before its own (both apps), to try a variant behind a global flag.
+// BENCH_INIT, a script run in every page before its own (both apps), to try a variant behind a global flag;
+// BENCH_BEFORE, the `dist/` folder of another build of this app (say the commit a change starts from, built and
+// copied aside), measured in the same runs as a third app, with two more columns: its figure and this app's ratio
+// to it.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -39,6 +42,7 @@ const OTHER_RUNS = Number(process.env.BENCH_OTHER_RUNS) || 5;
 const TBT_RUNS = Number(process.env.BENCH_TBT_RUNS) || 7;
 const ONLY = new RegExp(process.env.BENCH_ONLY ?? '');
 const REFERENCE = process.env.REFERENCE_BUILD ?? '../shared/reference/reference-build';
+const BEFORE = process.env.BENCH_BEFORE;
 const referenceRoot = [REFERENCE, '/work/shared/reference/reference-build'].find((dir) =>
   existsSync(join(dir, '200.html')),
 );
@@ -241,12 +245,13 @@ async function main() {
   try {
     // The demo API migrates its database first: slow on a busy machine.
     await waitFor(`http://127.0.0.1:${apiPort}/api/session`, 180_000);
-    const apps = await serveSideBySide(apiPort, referenceRoot, servers);
+    if (BEFORE && !existsSync(join(BEFORE, 'index.html'))) throw new Error(`No build in ${BEFORE}.`);
+    const apps = await serveSideBySide(apiPort, referenceRoot, servers, BEFORE);
     for (const app of apps) {
       app.nav = {};
       app.tbt = [];
     }
-    const [ours, reference] = apps;
+    const [ours, reference, before] = apps;
     const load = loadavg().map((n) => n.toFixed(1));
     browser = await chromium.launch({ executablePath: chrome, args: ['--no-sandbox'] });
 
@@ -282,32 +287,36 @@ async function main() {
     // Only an interaction's own duration has the threshold; its parts and other timings are plain figures.
     const fmt = (value, label) =>
       value <= 16 && /^[a-z]/.test(label) && !/hydration/.test(label) ? '<=16' : value.toFixed(1);
-    const line = (label, a, b) =>
+    const line = (label, a, b, c) =>
       console.log(
         `${label.padEnd(50)} ${fmt(a, label).padStart(9)} ${b === undefined ? '' : fmt(b, label).padStart(10)} ${
           b === undefined ? '' : (a / b).toFixed(2).padStart(7)
-        }`,
+        }${c === undefined ? '' : ` ${fmt(c, label).padStart(9)} ${(a / c).toFixed(2).padStart(7)}`}`,
       );
     console.log(
       `\n== Interactions (Event Timing, INP's measure), medians; load average ${load.join(' ')} at start ==`,
     );
     console.log(
-      `${'figure (ms)'.padEnd(50)} ${'this app'.padStart(9)} ${'reference'.padStart(10)} ${'ratio'.padStart(7)}`,
+      `${'figure (ms)'.padEnd(50)} ${'this app'.padStart(9)} ${'reference'.padStart(10)} ${'ratio'.padStart(7)}${
+        before ? ` ${'before'.padStart(9)} ${'ratio'.padStart(7)}` : ''
+      }`,
     );
     for (const key of Object.keys(ours.nav)) {
-      const pick = (app, field) => median(app.nav[key].map((r) => r[field]));
+      const pick = (app, field) => (app ? median(app.nav[key].map((r) => r[field])) : undefined);
       const n = ours.nav[key].length;
-      line(`navigation click, ${key} CPU (n=${n})`, pick(ours, 'duration'), pick(reference, 'duration'));
-      line(`  of which input delay (main thread busy before)`, pick(ours, 'delay'), pick(reference, 'delay'));
-      line(`  of which event handlers`, pick(ours, 'processing'), pick(reference, 'processing'));
-      line(`  of which until the next paint`, pick(ours, 'presentation'), pick(reference, 'presentation'));
-      line(`  click -> new <h1> in the DOM, ${key}`, pick(ours, 'toHeading'), pick(reference, 'toHeading'));
+      const row = (label, field) =>
+        line(label, pick(ours, field), pick(reference, field), pick(before, field));
+      row(`navigation click, ${key} CPU (n=${n})`, 'duration');
+      row(`  of which input delay (main thread busy before)`, 'delay');
+      row(`  of which event handlers`, 'processing');
+      row(`  of which until the next paint`, 'presentation');
+      row(`  click -> new <h1> in the DOM, ${key}`, 'toHeading');
       console.log(
         `${`  frames until the new <h1>, ${key}`.padEnd(50)} ${String(pick(ours, 'frames')).padStart(9)} ${String(
           pick(reference, 'frames'),
         ).padStart(10)}`,
       );
-      line(`  Back: popstate -> end of next frame, ${key}`, pick(ours, 'back'), pick(reference, 'back'));
+      row(`  Back: popstate -> end of next frame, ${key}`, 'back');
     }
     if (ours.tbt.length > 0) {
       line(

@@ -86,17 +86,15 @@ export const median = (values) => {
 /**
  * Serves this app's build (proxying its API and images to the demo API on `apiPort`) and the reference build
  * side by side, each on a free port; pushes each server onto `servers` (for the caller to close) and returns the
- * two apps as `{ name, url, ... }`, this app first.
+ * two apps as `{ name, url, ... }`, this app first. With `before`, the folder of another build of this app (the
+ * commit a change starts from), it is served the same way and returned third, to compare in the same run.
  */
-export async function serveSideBySide(apiPort, referenceRoot, servers) {
+export async function serveSideBySide(apiPort, referenceRoot, servers, before) {
+  const proxy = { port: apiPort, prefixes: ['/api/', '/_ipx/'] };
   const apps = [
-    {
-      name: 'this app',
-      root: 'dist',
-      fallback: 'index.html',
-      proxy: { port: apiPort, prefixes: ['/api/', '/_ipx/'] },
-    },
+    { name: 'this app', root: 'dist', fallback: 'index.html', proxy },
     { name: 'reference', root: referenceRoot, fallback: '200.html' },
+    ...(before ? [{ name: 'before', root: before, fallback: 'index.html', proxy }] : []),
   ];
   for (const app of apps) {
     const port = await getPort();

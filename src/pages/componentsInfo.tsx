@@ -231,6 +231,8 @@ function ComponentsInfoPage() {
           <Link to={pathTo('campaign', { id: 1 })}>Campaign 1</Link>
           <Link to={pathTo('campaign', { id: 'abc' })}>An invalid campaign id</Link>
           <Link to="/no/such/page">A page that does not exist</Link>
+          {/* A #fragment of the page on screen: the window moves there, nothing is loaded again. */}
+          <Link to={`${pathTo('campaignComponentsInfo')}#toasts`}>Toasts, further down this page</Link>
         </Specimen>
         <Specimen
           id="fields"

@@ -6,7 +6,7 @@ import {
   appMachine,
 } from '../../machines/app.machine';
 import { type AppConfig, config } from '../config';
-import { arriveAtPage, showDocumentTitle } from './arrival';
+import { arriveAtFragment, arriveAtPage, showDocumentTitle } from './arrival';
 import {
   claimPageReload,
   fetchLatestBuild,
@@ -19,6 +19,8 @@ import { createBrowserColorMode } from './colorMode';
 import { detectCrawler } from './crawler';
 import { listenToHistory, updateAddressBar } from './history';
 import { preloadPayloads } from './payload';
+import { sessionStorageOrNull } from './reloadGuard';
+import { createScrollMemory, isReturningDocument } from './scroll';
 import { browserSessionMachine } from './session';
 import { toast } from './toast';
 import { createBrowserToaster } from './toaster';
@@ -31,12 +33,19 @@ export interface PageRegistry {
 
 /** The app machine with the browser's implementations of every effect it names. */
 export function createBrowserApp(history: BrowserHistory, { loadPage, revalidatePage }: PageRegistry) {
+  const scroll = createScrollMemory(sessionStorageOrNull(), config.scroll);
+  // Where the visitor was on the entry on screen: for a page returned to, or the first page of a document that
+  // was reloaded (or loaded again by Back), not for a new one.
+  const savedPosition = (kind: 'first' | 'new' | 'return') =>
+    kind === 'return' || (kind === 'first' && isReturningDocument())
+      ? scroll.positionOf(history.location.key)
+      : null;
   return appMachine.provide({
     actors: {
       session: browserSessionMachine,
       toaster: createBrowserToaster(config.toast),
       colorMode: createBrowserColorMode(config.colorMode),
-      listenToHistory: listenToHistory(history),
+      listenToHistory: listenToHistory(history, scroll),
       watchPage,
       loadPage,
       revalidatePage,
@@ -47,8 +56,9 @@ export function createBrowserApp(history: BrowserHistory, { loadPage, revalidate
     },
     actions: {
       showDocumentTitle: (_, { title }) => showDocumentTitle(title),
-      arriveAtPage: (_, { title }) => arriveAtPage(title),
-      updateAddressBar: (_, update) => updateAddressBar(history, update),
+      arriveAtPage: (_, arrival) => arriveAtPage(arrival, savedPosition(arrival.kind)),
+      arriveAtFragment: (_, arrival) => arriveAtFragment(arrival, savedPosition(arrival.kind)),
+      updateAddressBar: (_, update) => updateAddressBar(history, update, scroll),
       preloadPayloads: (_, { prerendered, buildId }) => preloadPayloads(prerendered, buildId),
       loadDocument: (_, { url }) => loadDocument(url),
       logSuppressedError: (_, { error }) => {
@@ -87,6 +97,7 @@ export function appInputFrom(config: AppConfig): AppInput {
     appName: config.appName,
     maxRedirects: config.maxRedirects,
     maxEchoedPathLength: config.maxEchoedPathLength,
+    maxRememberedPages: config.maxRememberedPages,
     buildId: config.build.id,
     timing: config.timing,
   };

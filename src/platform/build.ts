@@ -53,9 +53,12 @@ export const claimPageReload = fromPromise<ReloadClaim, { path: string }>(async 
 );
 
 /**
- * Tells the app whether the tab is visible and online (now, and on every change), and swallows Vite's
- * preload errors for CSS, which the reference system also ignores: a missing stylesheet is no reason to fail.
- * A failed JavaScript preload is left alone: its import rejects and the navigation recovers.
+ * Tells the app whether the tab is visible and online (now, and on every change) and when the page comes back
+ * from the back/forward cache (`pageshow` with `persisted`: the app goes on where it was, with a session and a
+ * build that may have changed meanwhile), and swallows Vite's preload errors for CSS, which the reference
+ * system also ignores: a missing stylesheet is no reason to fail. A failed JavaScript preload is left alone:
+ * its import rejects and the navigation recovers. (No `unload` listener anywhere: one would keep every page of
+ * the app out of the back/forward cache.)
  */
 export const watchPage = fromCallback<AppEvent>(({ sendBack }) => {
   const report = () =>
@@ -64,6 +67,9 @@ export const watchPage = fromCallback<AppEvent>(({ sendBack }) => {
       visible: document.visibilityState !== 'hidden',
       online: navigator.onLine !== false,
     });
+  const onPageShow = (event: PageTransitionEvent) => {
+    if (event.persisted) sendBack({ type: 'page.restored' });
+  };
   const onPreloadError = (event: Event) => {
     const payload = (event as Event & { payload?: unknown }).payload;
     if (payload instanceof Error && payload.message.includes('Unable to preload CSS')) event.preventDefault();
@@ -72,11 +78,13 @@ export const watchPage = fromCallback<AppEvent>(({ sendBack }) => {
   document.addEventListener('visibilitychange', report);
   window.addEventListener('online', report);
   window.addEventListener('offline', report);
+  window.addEventListener('pageshow', onPageShow);
   window.addEventListener('vite:preloadError', onPreloadError);
   return () => {
     document.removeEventListener('visibilitychange', report);
     window.removeEventListener('online', report);
     window.removeEventListener('offline', report);
+    window.removeEventListener('pageshow', onPageShow);
     window.removeEventListener('vite:preloadError', onPreloadError);
   };
 });

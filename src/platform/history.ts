@@ -3,7 +3,8 @@ import { fromCallback } from 'xstate';
 import type { AppEvent } from '../../machines/app.machine';
 import type { AddressBarUpdate } from '../../machines/app.utils';
 import { normalizePath } from '../../machines/routes';
-import { afterPaint } from './tasks';
+import { NO_KEY, type ScrollMemory } from './scroll';
+import { atOnce } from './tasks';
 
 function fullPathOf(location: { pathname: string; search: string; hash: string }): string {
   return `${location.pathname}${location.search}${location.hash}`;
@@ -13,38 +14,63 @@ function fullPathOf(location: { pathname: string; search: string; hash: string }
  * Where the browser is, normalised (`machines/routes.ts`): `//home`, `///campaign/1` or `/a/../home` in the
  * address bar is this origin's `/home`, but to the app (and to any link resolved against it) a path starting
  * with `//` is another host. When normalising changed something, the history entry is replaced with the
- * normalised path first, as a server's redirect would, so the address bar and the app agree.
+ * normalised path first, as a server's redirect would, so the address bar and the app agree. An entry the
+ * browser made itself (the first one, a `#fragment` followed outside the app) has no key in its state: it is
+ * replaced with itself, which gives it one, so that its scroll position is its own.
  */
 function arrive(
   history: BrowserHistory,
-  location: { pathname: string; search: string; hash: string },
+  location: { pathname: string; search: string; hash: string; key: string },
 ): string {
   const raw = fullPathOf(location);
   const normalised = normalizePath(raw) ?? '/';
-  if (normalised !== raw) history.replace(normalised, history.location.state);
+  if (normalised !== raw || location.key === NO_KEY) history.replace(normalised, history.location.state);
   return normalised;
 }
+
+/** What the history adapter does with scroll positions when none is given (tests of the adapter alone). */
+const noScrollMemory: ScrollMemory = { leave: () => {}, positionOf: () => null, takeOver: () => () => {} };
 
 /**
  * Tells the app machine where the browser is: once at start (unless it booted on the prerendered page
  * already on screen), then on every back/forward step, normalised at this boundary. Our own pushes and
- * replacements also reach `listen`, but the machine made them, so only POP is news. A step is told after the
- * browser has painted (a low-priority task: no input asked for a frame), so the machine's step and the page's
- * render are no part of its task; the address bar is still normalised at once.
+ * replacements also reach `listen`, but the machine made them, so only POP is news. A step is told at once,
+ * after whatever an earlier input deferred (tasks.ts): a page the app kept in memory then comes up in the next
+ * frame, as the address bar changes. The window's position on the entry being left is remembered first (the
+ * browser does not scroll on its own while the app restores scrolling: `scroll.takeOver`).
  */
-export function listenToHistory(history: BrowserHistory) {
+export function listenToHistory(history: BrowserHistory, scroll: ScrollMemory = noScrollMemory) {
   return fromCallback<AppEvent, { reportStart: boolean }>(({ sendBack, input }) => {
-    if (input.reportStart) sendBack({ type: 'nav.popped', to: arrive(history, history.location) });
-    return history.listen(({ action, location }) => {
-      if (action !== 'POP') return;
+    const release = scroll.takeOver(() => history.location.key);
+    const first = arrive(history, history.location);
+    if (input.reportStart) sendBack({ type: 'nav.popped', to: first });
+    let shown = history.location.key;
+    const stop = history.listen(({ action, location }) => {
+      if (action !== 'POP') {
+        shown = location.key;
+        return;
+      }
+      scroll.leave(shown);
       const to = arrive(history, location);
-      afterPaint(() => sendBack({ type: 'nav.popped', to }));
+      shown = history.location.key;
+      atOnce(() => sendBack({ type: 'nav.popped', to }));
     });
+    return () => {
+      stop();
+      release();
+    };
   });
 }
 
-export function updateAddressBar(history: BrowserHistory, update: AddressBarUpdate | null): void {
+/** Updates the address bar as the machine asks; a new entry remembers where the window was on the one it leaves. */
+export function updateAddressBar(
+  history: BrowserHistory,
+  update: AddressBarUpdate | null,
+  scroll: ScrollMemory = noScrollMemory,
+): void {
   if (update === null) return;
-  if (update.type === 'push') history.push(update.to);
-  else history.replace(update.to);
+  if (update.type === 'push') {
+    scroll.leave(history.location.key);
+    history.push(update.to);
+  } else history.replace(update.to);
 }

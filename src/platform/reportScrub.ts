@@ -127,6 +127,7 @@ export const EVENT_ALLOW_LIST: Readonly<Record<string, Scrub>> = {
   'nav.go': ({ to, replace }) => defined({ to: scrubPath(to), replace: bool(replace) }),
   'nav.popped': ({ to }) => ({ to: scrubPath(to) }),
   'page.changed': ({ visible, online }) => defined({ visible: bool(visible), online: bool(online) }),
+  'page.restored': nothing,
   'session.changed': ({ signedIn }) => defined({ signedIn: bool(signedIn) }),
   'error.raised': ({ error }) => ({ error: scrubAppError(error) }),
   'page.settled': nothing,

@@ -10,6 +10,7 @@ import {
   useRef,
   useState,
 } from 'react';
+import { flushSync } from 'react-dom';
 import type { AppEvent } from '../../machines/app.machine';
 import { appMachine } from '../../machines/app.machine';
 import {
@@ -40,6 +41,7 @@ import {
 } from '../../machines/toaster.view';
 import { pageRendered } from '../platform/arrival';
 import type { ManifestSource } from '../platform/prefetch';
+import { isPageChange, startPageTransition, watchBrowserTransitions } from '../platform/viewTransition';
 
 /** The root actor, provided once by `src/main.tsx` with the browser's implementations. */
 export const AppActor = createActorContext(appMachine);
@@ -74,14 +76,22 @@ const CommittedView = createContext<AppView | null>(null);
  * between, and the new page came up two to three times later, over twice the frames). Inputs send their events
  * after the frame they asked for (`afterInput`, src/platform/tasks.ts), so none of this is part of their task.
  * The machine stays the one source; this is only when React draws it. Page arrival (focus, scroll,
- * announcement) waits for that drawing: `pageRendered` runs it once the latest view is in the DOM.
+ * announcement) waits for that drawing: `pageRendered` runs it once the latest view is in the DOM. A page change
+ * is drawn inside a view transition where one is due (src/platform/viewTransition.ts): the browser calls back
+ * after capturing the old page, and the latest view is drawn then, at once (`flushSync`), for it to capture.
  */
 export function AppViewMirror({ children }: { readonly children: ReactNode }) {
   const actor = AppActor.useActorRef();
   const [view, setView] = useState(() => appView(actor.getSnapshot()));
   const latest = useRef(view);
   const rendering = useRef(false);
+  const transitioning = useRef(false);
+  useEffect(watchBrowserTransitions, []);
   useEffect(() => {
+    const drawInTransition = () => {
+      transitioning.current = false;
+      flushSync(() => setView(latest.current));
+    };
     const update = (snapshot: AppSnapshot) => {
       const next = appView(snapshot);
       // Nothing new to draw: an arrival need not wait for a render that will not come.
@@ -89,9 +99,13 @@ export function AppViewMirror({ children }: { readonly children: ReactNode }) {
         if (!rendering.current) pageRendered();
         return;
       }
+      const previous = latest.current;
       latest.current = next;
       rendering.current = true;
-      setView(next);
+      // A transition on its way draws whatever is latest when the browser calls back.
+      if (transitioning.current) return;
+      transitioning.current = isPageChange(previous, next) && startPageTransition(drawInTransition);
+      if (!transitioning.current) setView(next);
     };
     // Subscribed before the actor starts (the provider starts it in its own effect, which runs after this one).
     return actor.subscribe(update).unsubscribe;

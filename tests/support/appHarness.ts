@@ -17,7 +17,7 @@ import {
   type ReloadClaim,
   type RevalidateInput,
 } from '../../machines/app.machine';
-import type { AddressBarUpdate } from '../../machines/app.utils';
+import type { AddressBarUpdate, Arrival, FragmentArrival } from '../../machines/app.utils';
 import { colorModeMachine } from '../../machines/colorMode.machine';
 import type { AppError } from '../../machines/errors';
 import { type RouteGuard, routeGuards } from '../../machines/guards';
@@ -93,6 +93,7 @@ export const testInput: AppInput = {
     updateRecheckThrottleMs: 5 * 60 * 1000,
   },
   maxRedirects: 3,
+  maxRememberedPages: 2,
   maxEchoedPathLength: 40,
   buildId: 'build-1',
   routes: testRoutes,
@@ -118,6 +119,7 @@ const inertActions = {
   preloadPayloads: () => {},
   showDocumentTitle: () => {},
   arriveAtPage: () => {},
+  arriveAtFragment: () => {},
 };
 
 /** The app machine with inert effects, for graph traversal and path replay. */
@@ -184,7 +186,8 @@ export async function startApp(options: StartOptions = {}) {
   const rejected: string[] = [];
   const logs: string[] = [];
   const titles: string[] = [];
-  const arrivals: string[] = [];
+  const arrivals: Arrival[] = [];
+  const fragmentArrivals: FragmentArrival[] = [];
   let updatesNotified = 0;
   const logic = appMachine.provide({
     actors: {
@@ -234,8 +237,11 @@ export async function startApp(options: StartOptions = {}) {
       showDocumentTitle: (_, { title }) => {
         titles.push(title);
       },
-      arriveAtPage: (_, { title }) => {
-        arrivals.push(title);
+      arriveAtPage: (_, arrival) => {
+        arrivals.push(arrival);
+      },
+      arriveAtFragment: (_, arrival) => {
+        fragmentArrivals.push(arrival);
       },
     },
     guards: { isSlowConnection: () => options.slowConnection ?? false },
@@ -280,6 +286,10 @@ export async function startApp(options: StartOptions = {}) {
     /** Every document title shown, and every page arrival (focus, scroll, announcement), in order. */
     titles,
     arrivals,
+    /** Every move to a #fragment of the page on screen. */
+    fragmentArrivals,
+    /** The titles of the arrivals after the document's first page: those that move focus and announce. */
+    announced: () => arrivals.filter(({ kind }) => kind !== 'first').map(({ title }) => title),
     updatesNotified: () => updatesNotified,
     send,
     /** Settles the newest page load (older ones were superseded). */

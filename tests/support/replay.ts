@@ -42,6 +42,7 @@ export function replayInput(report: Pick<ReportBody, 'buildId' | 'boot'>): AppIn
     appName: config.appName,
     maxRedirects: config.maxRedirects,
     maxEchoedPathLength: config.maxEchoedPathLength,
+    maxRememberedPages: config.maxRememberedPages,
     timing: config.timing,
     buildId: report.buildId,
     ...(report.boot ? { initial: { fullPath: report.boot.path, data: null } } : {}),
