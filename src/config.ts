@@ -32,6 +32,8 @@ export interface AppConfig {
   readonly tooltip: TooltipConfig;
   /** Page-data prefetch: payloads of links on screen, data on link intent (src/platform/prefetch.ts). */
   readonly prefetch: PrefetchConfig;
+  /** When a prerendered page's app starts (build/firstPaint.ts). */
+  readonly startup: StartupConfig;
   /** Error and web-vitals reports (src/platform/eventLog.ts, reporter.ts; server/api/reports.ts). */
   readonly reports: ReportsConfig;
 }
@@ -49,6 +51,15 @@ export interface ReportsConfig {
   readonly maxBytes: number;
   /** Share of page views whose web vitals are sent (never when the browser sends Global Privacy Control). */
   readonly vitalsSampleRate: number;
+}
+
+export interface StartupConfig {
+  /**
+   * A prerendered page asks for its app's scripts once its hero image is painted, so that the image has the
+   * connection to itself on a slow link; an image still missing after this long (a stalled optimiser) waits no
+   * longer. Slow 4G brings the hero about 0.6 s after the HTML, 3G about 2 s.
+   */
+  readonly heroWaitMs: number;
 }
 
 export interface PrefetchConfig {
@@ -240,6 +251,7 @@ export const config: AppConfig = {
   },
   tooltip: { openDelayMs: 700, skipDelayMs: 300 },
   prefetch: { maxEntries: 8, freshMs: 10_000, viewportData: true },
+  startup: { heroWaitMs: 2500 },
   reports: {
     enabled: import.meta.env?.VITE_REPORTS !== '0',
     endpoint: `${readApiBaseUrl()}/reports`,
