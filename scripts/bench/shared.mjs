@@ -171,3 +171,20 @@ export async function pointAt(page, locator) {
   if (!box) throw new Error('press: the element has no box (hidden or detached)');
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
 }
+
+/**
+ * Waits until the page's app has taken it over: on a page this app prerendered, until React owns its main
+ * heading (its scripts start only after the first paint and the hero image, build/firstPaint.ts); anywhere
+ * else at once (a client-rendered page, the reference's, is the app's from its first heading).
+ */
+export async function appOwnsPage(page, timeout = 30_000) {
+  await page.waitForFunction(
+    () => {
+      if (!document.getElementById('__CAMPAIGN_PAYLOAD__')) return true;
+      const heading = document.querySelector('main h1');
+      return heading !== null && Object.keys(heading).some((key) => key.startsWith('__react'));
+    },
+    null,
+    { timeout },
+  );
+}
