@@ -1,5 +1,6 @@
 // First-paint benchmark of the production build: figures, not assertions. Two parts (`BENCH_PAINT`, a regular
-// expression over `phone` and `shell`, keeps one of them; `BENCH_PAINT_PATHS`, comma-separated, the phone's pages):
+// expression over `phone` and `shell`, keeps one of them; `BENCH_PAINT_PATHS`, comma-separated, the phone's pages;
+// `BENCH_PAINT_CPU` another CPU slowdown for the phone):
 //
 // phone: a phone's first load, really throttled (not simulated): Lighthouse's mobile profile in Chromium through
 //   Playwright, 412×823 at device pixel ratio 1.75, 4× CPU and slow 4G as DevTools applies it (562.5 ms per
@@ -49,7 +50,7 @@ export const PHONE = {
   hasTouch: true,
   userAgent:
     'Mozilla/5.0 (Linux; Android 11; moto g power (2022)) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Mobile Safari/537.36',
-  cpu: 4,
+  cpu: Number(process.env.BENCH_PAINT_CPU) || 4,
   network: {
     offline: false,
     latency: 562.5,
@@ -221,7 +222,7 @@ async function phone(browser) {
       process.stdout.write(`\rphone load ${run + 1}/${PHONE_LOADS}`);
     }
     console.log(
-      `\n\n== A phone's first load: 4x CPU, slow 4G, 412x823 @1.75 (really throttled), medians of ${PHONE_LOADS}; load average ${load.join(' ')} at start ==`,
+      `\n\n== A phone's first load: ${PHONE.cpu}x CPU, slow 4G, 412x823 @1.75 (really throttled), medians of ${PHONE_LOADS}; load average ${load.join(' ')} at start ==`,
     );
     const columns = [
       ['TTFB', 'ttfb'],
