@@ -7,7 +7,8 @@
  *  3. loads the renderer vite.config.ts names (src/prerender.tsx) through Vite's module runner and renders each path with React's server
  *     renderer: same route table, loader, machine and components as the browser;
  *  4. writes `dist/{path}/index.html` (the shell with that page's markup, title, description, the page
- *     chunk preloaded and the payload inlined as JSON) and `dist/{path}/_payload.json` beside it;
+ *     chunk preloaded and the payload inlined as JSON, arranged for its first paint: build/firstPaint.ts)
+ *     and `dist/{path}/_payload.json` beside it;
  *  5. writes the failure template of `/login` (`dist/.forms/login.html`, see api/forms.ts);
  *  6. lists the paths in the build manifest (`prerendered`).
  * `vite preview` then serves a prerendered path's HTML, else `200.html` (the production server does the
@@ -30,6 +31,7 @@ import {
 } from '../machines/payload.ts';
 import { prerenderPaths, routeRules, withoutTrailingSlash } from '../machines/routeRules.ts';
 import { routes } from '../machines/routes.ts';
+import { arrangeForFirstPaint, readStylesheets } from './firstPaint.ts';
 import { withPageMeta } from './pageMeta.ts';
 import { startBuildApi, withBuildApi } from './prerenderData.ts';
 import { LOW_PRIORITY } from './scriptPriority.ts';
@@ -183,6 +185,7 @@ export function prerenderPages({ entry, renderPlugins = [] }: PrerenderOptions):
       const shell = await readFile(join(outDir, 'index.html'), 'utf8');
       await writeFile(join(outDir, SHELL), shell);
       const manifest = JSON.parse(await readFile(join(outDir, '.vite/manifest.json'), 'utf8'));
+      const styles = await readStylesheets(outDir, base, shell);
       const api = await startBuildApi();
       try {
         const list = (await (await fetch(`${api.apiBaseUrl}/campaigns`)).json()) as CampaignListResponse;
@@ -221,8 +224,11 @@ export function prerenderPages({ entry, renderPlugins = [] }: PrerenderOptions):
           await mkdir(dirname(file), { recursive: true });
           const preload = chunkFiles(manifest, page.route);
           const colorMode = forcedColorModeOf(page.route);
-          const document = renderDocument(shell, { ...page, preload, colorMode }, base);
-          await writeFile(file, withPageMeta(document, { path, image: page.image, origin }));
+          const html = renderDocument(shell, { ...page, preload, colorMode }, base);
+          await writeFile(
+            file,
+            arrangeForFirstPaint(withPageMeta(html, { path, image: page.image, origin }), styles),
+          );
           await writeFile(join(dirname(file), '_payload.json'), JSON.stringify(page.payload));
         }
         // What the server answers a failed sign-in posted as a form with (api/forms.ts): `/login` with the
@@ -232,7 +238,8 @@ export function prerenderPages({ entry, renderPlugins = [] }: PrerenderOptions):
           await mkdir(dirname(file), { recursive: true });
           const preload = chunkFiles(manifest, failedLogin.route);
           const colorMode = forcedColorModeOf(failedLogin.route);
-          await writeFile(file, renderDocument(shell, { ...failedLogin, preload, colorMode }, base));
+          const html = renderDocument(shell, { ...failedLogin, preload, colorMode }, base);
+          await writeFile(file, arrangeForFirstPaint(html, styles));
         }
         const metaFile = join(outDir, BUILDS, 'meta', `${buildId}.json`);
         const meta = JSON.parse(await readFile(metaFile, 'utf8'));

@@ -1,12 +1,30 @@
 /**
- * Images through the same-origin optimiser: the URLs the page asks for, 1x and 2x candidates, webp that
- * decodes, a reserved box (CLS 0) and a placeholder when the optimiser answers an error.
+ * Images through the same-origin optimiser: the URLs the page asks for, candidates by width with the slot's
+ * `sizes` (a phone takes the one its column needs), webp that decodes, a reserved box (CLS 0) and a placeholder
+ * when the optimiser answers an error.
  */
 import type { Locator, Page, Response } from '@playwright/test';
 import { CAMPAIGNS, expect, mainHeading, openPage, test } from './fixtures';
 
-const HERO_1X = '/_ipx/f_webp&fit_cover&s_1104x368/campaigns/campaign-1.jpg';
-const HERO_2X = '/_ipx/f_webp&fit_cover&s_2048x683/campaigns/campaign-1.jpg';
+const HERO_1X = '/_ipx/f_webp&q_70&fit_cover&s_1104x368/campaigns/campaign-1.jpg';
+const HERO_2X = '/_ipx/f_webp&q_70&fit_cover&s_2048x683/campaigns/campaign-1.jpg';
+const HERO_WIDTHS = [
+  [320, 107],
+  [640, 213],
+  [768, 256],
+  [1024, 341],
+  [1104, 368],
+  [1280, 427],
+  [1536, 512],
+  [2048, 683],
+];
+const HERO_SIZES = '(min-width: 1152px) 1104px, (min-width: 768px) calc(100vw - 48px), calc(100vw - 32px)';
+const CARD_SIZES = '(min-width: 1280px) 356px, (min-width: 768px) calc(50vw - 34px), calc(100vw - 34px)';
+
+/** The card thumbnail of `name` at `width` px (16:9). */
+function cardUrl(name: string, width: number): string {
+  return `/_ipx/f_webp&q_70&fit_cover&s_${width}x${Math.round((width * 270) / 480)}/campaigns/${name}`;
+}
 
 function hero(page: Page): Locator {
   return page.getByRole('main').locator('img').first();
@@ -65,7 +83,7 @@ function layoutShifts(page: Page): Promise<{ cls: number; shifts: string[] }> {
   });
 }
 
-test('the campaign hero asks the optimiser for its 1x URL, offers 2x, and decodes as webp', async ({
+test('the campaign hero asks the optimiser for the width its slot needs, offers the others, and decodes as webp', async ({
   page,
 }) => {
   const answered = page.waitForResponse(isImage('campaign-1.jpg'));
@@ -74,7 +92,13 @@ test('the campaign hero asks the optimiser for its 1x URL, offers 2x, and decode
   await expect(mainHeading(page)).toHaveText(CAMPAIGNS.maple.title);
   const image = hero(page);
   await expect(image).toHaveAttribute('src', HERO_1X);
-  await expect(image).toHaveAttribute('srcset', `${HERO_1X} 1x, ${HERO_2X} 2x`);
+  await expect(image).toHaveAttribute(
+    'srcset',
+    HERO_WIDTHS.map(
+      ([w, h]) => `/_ipx/f_webp&q_70&fit_cover&s_${w}x${h}/campaigns/campaign-1.jpg ${w}w`,
+    ).join(', '),
+  );
+  await expect(image).toHaveAttribute('sizes', HERO_SIZES);
   await expect(image).toHaveAttribute('width', '1104');
   await expect(image).toHaveAttribute('height', '368');
   await expect(image).toHaveAttribute('loading', 'eager');
@@ -97,12 +121,57 @@ test.describe('on a high-density screen', () => {
     expect(new URL(response.url()).pathname).toBe(HERO_2X);
     await expectWebp(response);
     // The optimiser never enlarges: 1200x400 pixels (the 1200x800 source cropped to the hero's shape), which
-    // a 2x candidate reports as 600x200 CSS pixels.
-    expect(await decode(hero(page))).toEqual({ currentSrc: HERO_2X, width: 600, height: 200 });
+    // the 2048w candidate in a 1104 px slot reports at 1104/2048 of their size.
+    const decoded = await decode(hero(page));
+    expect(decoded.currentSrc).toBe(HERO_2X);
+    expect(Math.abs(decoded.width - (1200 * 1104) / 2048)).toBeLessThan(1);
+    expect(Math.abs(decoded.height - (400 * 1104) / 2048)).toBeLessThan(1);
   });
 });
 
-test('the first campaign card loads its thumbnail at once (the largest paint on a phone), the others lazily, each with 1x and 2x candidates', async ({
+test.describe('on a phone (412 px wide, density 1.75, as Lighthouse’s mobile profile)', () => {
+  test.use({
+    viewport: { width: 412, height: 823 },
+    deviceScaleFactor: 1.75,
+    isMobile: true,
+    hasTouch: true,
+  });
+
+  /** Paths of the requests for `name` through the optimiser, from now on. */
+  function requestsFor(page: Page, name: string): string[] {
+    const asked: string[] = [];
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.pathname.startsWith('/_ipx/') && url.pathname.endsWith(name)) asked.push(url.pathname);
+    });
+    return asked;
+  }
+
+  test('the first card takes the 768 px candidate its 378 px column needs (not 2x, 960), asked for once', async ({
+    page,
+  }) => {
+    const asked = requestsFor(page, 'campaign-1.jpg');
+    await openPage(page, '/', /Campaigns that move/);
+    const first = page.getByRole('main').locator('article img').first();
+    expect((await first.boundingBox())?.width).toBeCloseTo(378, 0);
+    expect((await decode(first)).currentSrc).toBe(cardUrl('campaign-1.jpg', 768));
+    // The preload in the HTML's head chose the same candidate as the image: one request.
+    expect(asked).toEqual([cardUrl('campaign-1.jpg', 768)]);
+  });
+
+  test('the campaign hero takes the 768 px candidate its 380 px slot needs, asked for once', async ({
+    page,
+  }) => {
+    const asked = requestsFor(page, 'campaign-1.jpg');
+    await openPage(page, `/campaign/${CAMPAIGNS.maple.id}`, CAMPAIGNS.maple.title);
+    expect((await hero(page).boundingBox())?.width).toBeCloseTo(380, 0);
+    const url = '/_ipx/f_webp&q_70&fit_cover&s_768x256/campaigns/campaign-1.jpg';
+    expect((await decode(hero(page))).currentSrc).toBe(url);
+    expect(asked).toEqual([url]);
+  });
+});
+
+test('the first campaign card loads its thumbnail at once (the largest paint on a phone), the others lazily, each with candidates by width', async ({
   page,
 }) => {
   const thumbnails = ['campaign-1.jpg', 'campaign-2.jpg', 'campaign-3.jpg', 'campaign-6.jpg'];
@@ -112,12 +181,12 @@ test('the first campaign card loads its thumbnail at once (the largest paint on 
   await expect(cards).toHaveCount(4);
   for (const [index, name] of thumbnails.entries()) {
     const card = cards.nth(index);
-    const oneX = `/_ipx/f_webp&fit_cover&s_480x270/campaigns/${name}`;
-    await expect(card).toHaveAttribute('src', oneX);
+    await expect(card).toHaveAttribute('src', cardUrl(name, 480));
     await expect(card).toHaveAttribute(
       'srcset',
-      `${oneX} 1x, /_ipx/f_webp&fit_cover&s_960x540/campaigns/${name} 2x`,
+      [320, 480, 640, 768, 960].map((width) => `${cardUrl(name, width)} ${width}w`).join(', '),
     );
+    await expect(card).toHaveAttribute('sizes', CARD_SIZES);
     await expect(card).toHaveAttribute('loading', index === 0 ? 'eager' : 'lazy');
     if (index === 0) await expect(card).toHaveAttribute('fetchpriority', 'high');
     else await expect(card).not.toHaveAttribute('fetchpriority', /./);
@@ -126,7 +195,13 @@ test('the first campaign card loads its thumbnail at once (the largest paint on 
     await card.scrollIntoViewIfNeeded();
   }
   for (const answer of answers) await expectWebp(await answer);
-  expect(await decode(cards.last())).toMatchObject({ width: 480, height: 270 });
+  // 1280 px wide: three columns, each image 356 px by `sizes`, so at density 1 the 480 px candidate, which the
+  // browser reports at the slot's size.
+  expect(await decode(cards.last())).toEqual({
+    currentSrc: cardUrl('campaign-6.jpg', 480),
+    width: 356,
+    height: 200,
+  });
 });
 
 test('the campaign page does not shift while its images arrive (CLS 0)', async ({ page }) => {

@@ -39,6 +39,8 @@ export interface AppConfig {
   readonly tooltip: TooltipConfig;
   /** Page-data prefetch: payloads of links on screen, data on link intent (src/platform/prefetch.ts). */
   readonly prefetch: PrefetchConfig;
+  /** When a prerendered page's app starts (build/firstPaint.ts). */
+  readonly startup: StartupConfig;
   /** Error and web-vitals reports (src/platform/eventLog.ts, reporter.ts; server/api/reports.ts). */
   readonly reports: ReportsConfig;
 }
@@ -63,6 +65,15 @@ export interface ScrollConfig {
   readonly storageKey: string;
   /** Positions of this many entries are kept, the most recently left; older ones go. */
   readonly maxEntries: number;
+}
+
+export interface StartupConfig {
+  /**
+   * A prerendered page asks for its app's scripts once its hero image is painted, so that the image has the
+   * connection to itself on a slow link; an image still missing after this long (a stalled optimiser) waits no
+   * longer. Slow 4G brings the hero about 0.6 s after the HTML, 3G about 2 s.
+   */
+  readonly heroWaitMs: number;
 }
 
 export interface PrefetchConfig {
@@ -133,8 +144,18 @@ export interface ImageConfig {
   readonly densities: readonly number[];
   /** Spec section 9: webp is smaller than jpeg at equal quality and every supported browser decodes it. */
   readonly defaultFormat: ImageFormat;
-  /** Spec section 9 (Nuxt UI / Tailwind screens), in CSS px: the widths a future `sizes` attribute keys on. */
+  /**
+   * Spec section 9 (Nuxt UI / Tailwind screens), in CSS px. Also the widths (in image pixels) an image is offered
+   * at below its own largest candidate: with the page's `sizes`, a phone's 378 px column at density 1.75 (662
+   * image pixels) takes the 768 px candidate instead of a 2x one of 960 (src/platform/images.ts `imageWidths`).
+   */
   readonly breakpoints: Readonly<Record<'xs' | 'sm' | 'md' | 'lg' | 'xl' | '2xl', number>>;
+  /**
+   * Quality of `<Image>` unless it says otherwise (the optimiser's own default is sharp's 80). The campaign
+   * images at 768 px, a phone's card, are 15 to 22 % smaller at 70 (7.2 and 10.5 kB against 9.3 and 12.2) and
+   * look the same side by side at twice their size.
+   */
+  readonly defaultQuality: number;
   /**
    * Largest width or height the server renders (server/images.ts clamps to the same number): past it an image
    * costs far more to resize than any screen gains.
@@ -222,6 +243,7 @@ export const config: AppConfig = {
     densities: [1, 2],
     defaultFormat: 'webp',
     breakpoints: { xs: 320, sm: 640, md: 768, lg: 1024, xl: 1280, '2xl': 1536 },
+    defaultQuality: 70,
     maxDimension: 2048,
     formats: ['webp', 'avif', 'jpeg', 'png'],
     fits: ['cover', 'contain', 'fill', 'inside', 'outside'],
@@ -248,6 +270,7 @@ export const config: AppConfig = {
   },
   tooltip: { openDelayMs: 700, skipDelayMs: 300 },
   prefetch: { maxEntries: 8, freshMs: 10_000, viewportData: true },
+  startup: { heroWaitMs: 2500 },
   reports: {
     enabled: import.meta.env?.VITE_REPORTS !== '0',
     endpoint: `${readApiBaseUrl()}/reports`,

@@ -4,7 +4,15 @@ import { createRoot } from 'react-dom/client';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { IMAGE_LIMITS, parseImagePath } from '../server/images';
 import { config, type ImageConfig } from '../src/config';
-import { imageModifiers, imageSourcePath, imageSrcSet, imageUrl } from '../src/platform/images';
+import {
+  defaultImageSizes,
+  imageModifiers,
+  imageSourcePath,
+  imageSrcSet,
+  imageUrl,
+  imageWidthSrcSet,
+  imageWidths,
+} from '../src/platform/images';
 import { Image } from '../src/ui/Image';
 
 const ORIGIN = 'https://app.example';
@@ -251,6 +259,97 @@ describe('image sizes, formats and densities', () => {
   });
 });
 
+describe('width candidates', () => {
+  const images = (changes: Partial<ImageConfig>): ImageConfig => ({ ...config.images, ...changes });
+
+  it('offers 1x and 2x of the image’s width and every breakpoint below the larger, ascending, each once', () => {
+    // A card: a phone's 378 px column at density 1.75 needs 662 px and finds 768, not the 2x of 960.
+    expect(imageWidths(480)).toEqual([320, 480, 640, 768, 960]);
+    // The hero: 2x would pass the largest size the server renders.
+    expect(imageWidths(1104)).toEqual([320, 640, 768, 1024, 1104, 1280, 1536, 2048]);
+    // Smaller than every breakpoint but the first: no candidate above twice its width.
+    expect(imageWidths(192)).toEqual([192, 320, 384]);
+    expect(
+      imageWidths('100px', images({ densities: [1], breakpoints: { ...config.images.breakpoints } })),
+    ).toEqual([100]);
+    expect(imageWidths(undefined)).toEqual([]);
+    expect(imageWidths('wide')).toEqual([]);
+  });
+
+  it('ignores densities and breakpoints that are not positive numbers', () => {
+    const odd = images({
+      densities: [0, -1, Number.NaN, 3],
+      breakpoints: { xs: -5, sm: Number.NaN, md: 50, lg: 400, xl: 0, '2xl': Number.POSITIVE_INFINITY },
+    });
+    expect(imageWidths(100, odd)).toEqual([50, 100, 300]);
+  });
+
+  it('keeps the image’s aspect ratio in every candidate and describes each by its width', () => {
+    expect(imageWidthSrcSet('/a.jpg', { width: 480, height: 270, fit: 'cover', quality: 70 })).toBe(
+      [
+        '/_ipx/f_webp&q_70&fit_cover&s_320x180/a.jpg 320w',
+        '/_ipx/f_webp&q_70&fit_cover&s_480x270/a.jpg 480w',
+        '/_ipx/f_webp&q_70&fit_cover&s_640x360/a.jpg 640w',
+        '/_ipx/f_webp&q_70&fit_cover&s_768x432/a.jpg 768w',
+        '/_ipx/f_webp&q_70&fit_cover&s_960x540/a.jpg 960w',
+      ].join(', '),
+    );
+    expect(imageWidthSrcSet('/a.jpg', { width: 192 })).toBe(
+      '/_ipx/w_192&f_webp/a.jpg 192w, /_ipx/w_320&f_webp/a.jpg 320w, /_ipx/w_384&f_webp/a.jpg 384w',
+    );
+  });
+
+  it('scales a tall candidate down as a whole, and describes it by the width it really has', () => {
+    // 1,000 x 1,500: past 1,365 px wide the height would pass 2,048.
+    expect(
+      imageWidthSrcSet(
+        'a.png',
+        { width: 1000, height: 1500 },
+        images({ breakpoints: { ...config.images.breakpoints } }),
+      ),
+    ).toBe(
+      [
+        '/_ipx/f_webp&s_320x480/a.png 320w',
+        '/_ipx/f_webp&s_640x960/a.png 640w',
+        '/_ipx/f_webp&s_768x1152/a.png 768w',
+        '/_ipx/f_webp&s_1000x1500/a.png 1000w',
+        '/_ipx/f_webp&s_1024x1536/a.png 1024w',
+        '/_ipx/f_webp&s_1280x1920/a.png 1280w',
+        '/_ipx/f_webp&s_1365x2048/a.png 1365w',
+      ].join(', '),
+    );
+  });
+
+  it('falls back to density descriptors for an image without a width', () => {
+    expect(imageWidthSrcSet('a.png', { height: 100 })).toBe(imageSrcSet('a.png', { height: 100 }));
+    expect(imageWidthSrcSet('a.png')).toBe(imageSrcSet('a.png'));
+  });
+
+  it('gives every candidate the same guarantees as any other URL, widths ascending', () => {
+    fc.assert(
+      fc.property(anySource, anyModifiers, (src, modifiers) => {
+        // biome-ignore lint/suspicious/noExplicitAny: the property feeds deliberately ill-typed input.
+        const candidates = imageWidthSrcSet(src, modifiers as any).split(', ');
+        const widths: number[] = [];
+        for (const candidate of candidates) {
+          const [url = '', descriptor, ...rest] = candidate.split(' ');
+          expect(rest).toEqual([]);
+          expect(descriptor).toMatch(/^(\d+w|\dx)$/);
+          if (descriptor?.endsWith('w')) widths.push(Number.parseInt(descriptor, 10));
+          expect(new URL(url, ORIGIN).origin).toBe(ORIGIN);
+          checkModifiers(url.split('/')[2] ?? '');
+        }
+        expect(widths).toEqual([...new Set(widths)].sort((a, b) => a - b));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('sizes an image by the viewport below its width, else by its width', () => {
+    expect(defaultImageSizes(480)).toBe('(max-width: 480px) 100vw, 480px');
+  });
+});
+
 describe('<Image>', () => {
   // The placeholder's icon is not inlined under Vitest; keep its load off the network and out of the log.
   beforeEach(() => {
@@ -268,7 +367,7 @@ describe('<Image>', () => {
     return container;
   }
 
-  it('always sets width and height, loads lazily by default and offers 1x and 2x', async () => {
+  it('always sets width and height, loads lazily by default and offers candidates by width for its sizes', async () => {
     const container = await render({ src: '/campaigns/campaign-1.jpg', alt: '', width: 480, height: 270 });
     const img = container.querySelector('img');
     expect(img?.getAttribute('width')).toBe('480');
@@ -276,10 +375,29 @@ describe('<Image>', () => {
     expect(img?.getAttribute('alt')).toBe('');
     expect(img?.getAttribute('loading')).toBe('lazy');
     expect(img?.hasAttribute('fetchpriority')).toBe(false);
-    expect(img?.getAttribute('src')).toBe('/_ipx/f_webp&s_480x270/campaigns/campaign-1.jpg');
+    expect(img?.getAttribute('src')).toBe('/_ipx/f_webp&q_70&s_480x270/campaigns/campaign-1.jpg');
     expect(img?.getAttribute('srcset')).toBe(
-      '/_ipx/f_webp&s_480x270/campaigns/campaign-1.jpg 1x, /_ipx/f_webp&s_960x540/campaigns/campaign-1.jpg 2x',
+      imageWidthSrcSet('/campaigns/campaign-1.jpg', { width: 480, height: 270, quality: 70 }),
     );
+    expect(img?.getAttribute('srcset')).toContain(
+      '/_ipx/f_webp&q_70&s_640x360/campaigns/campaign-1.jpg 640w',
+    );
+    expect(img?.getAttribute('sizes')).toBe('(max-width: 480px) 100vw, 480px');
+  });
+
+  it('takes the sizes and the quality it is given', async () => {
+    const container = await render({
+      src: '/a.jpg',
+      alt: '',
+      width: 480,
+      height: 270,
+      sizes: 'calc(100vw - 34px)',
+      quality: 90,
+    });
+    const img = container.querySelector('img');
+    expect(img?.getAttribute('sizes')).toBe('calc(100vw - 34px)');
+    expect(img?.getAttribute('src')).toBe('/_ipx/f_webp&q_90&s_480x270/a.jpg');
+    expect(img?.getAttribute('srcset')).toContain('/_ipx/f_webp&q_90&s_960x540/a.jpg 960w');
   });
 
   it('loads a priority image at once, with high fetch priority', async () => {

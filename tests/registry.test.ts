@@ -422,4 +422,37 @@ describe('revalidating the page on screen', () => {
     const registry = await freshRegistry();
     await expect(registry.revalidate('index')).resolves.toEqual({ data: undefined, title: 'The index page' });
   });
+
+  /** A `scheduler.postTask` that keeps its tasks, and animation frames that come at once. */
+  function holdTasks() {
+    const posted: (() => void)[] = [];
+    vi.stubGlobal('scheduler', { postTask: (task: () => void) => posted.push(task) });
+    vi.stubGlobal('requestAnimationFrame', (callback: () => void) => callback());
+    return posted;
+  }
+
+  it('asks once the page has been painted, not in the task that committed it', async () => {
+    const registry = await freshRegistry();
+    const posted = holdTasks();
+    const fresh = registry.revalidate('login');
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(network.loader).not.toHaveBeenCalled();
+    for (const task of posted.splice(0)) task();
+    await expect(fresh).resolves.toEqual({ data: { name: 'Loaded /login' }, title: 'Loaded /login' });
+    expect(network.loader).toHaveBeenCalledOnce();
+    vi.unstubAllGlobals();
+  });
+
+  it('asks nothing when a navigation replaced the page before its frame', async () => {
+    const registry = await freshRegistry();
+    const posted = holdTasks();
+    const actor = createActor(registry.revalidatePage, {
+      input: { route: 'login', params: {}, fullPath: '/login' },
+    }).start();
+    actor.stop();
+    for (const task of posted.splice(0)) task();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(network.loader).not.toHaveBeenCalled();
+    vi.unstubAllGlobals();
+  });
 });

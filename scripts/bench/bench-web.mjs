@@ -1,29 +1,34 @@
 // Side-by-side web benchmark of this app and the reference build (issue 13), in one run, on one machine,
 // behind one static server (gzip level 6, SPA fallback). Figures, never pass/fail. Prints, for each app:
-//  - first-load JavaScript of `/` as the browser fetched it before the page showed: raw, gzip, brotli;
+//  - first-load JavaScript of `/` as the browser fetched it before the app had the page (its <h1> shown, and on
+//    a prerendered page hydrated): raw, gzip, brotli;
 //  - first contentful paint and largest contentful paint of a cold load of `/`;
 //  - client navigation `/` -> first campaign: cold load, 1.5 s of looking, click; click to the new <h1>.
 //    Once straight away ("cold") and once after pointing at the link for 150 ms first ("after hover");
-//  - Lighthouse mobile performance and total blocking time of `/` and a campaign page (median of 3),
-//    when the `lighthouse` package is installed;
+//  - Lighthouse's mobile profile (simulated slow 4G, 4x CPU, 412x823 at 1.75) of `/`, a campaign page and the
+//    gallery: performance score, FCP, LCP, total blocking time and CLS, medians of BENCH_LIGHTHOUSE_RUNS (default 3)
+//    runs, each run going through every page of both apps in turn (alternating which app goes first);
 // and the ratios app / reference. Runs alternate between the two apps so that load from other processes
-// falls on both alike; medians of BENCH_RUNS (default 10).
+// falls on both alike; medians of BENCH_RUNS (default 10). BENCH_ONLY=lighthouse runs Lighthouse alone;
+// BENCH_BASELINE (a saved earlier dist/) adds a third column: the build before a change, in the same run.
 //
 // The app's API (and images) come from its own production server, proxied by the static server; the
 // reference has no API.
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
 import getPort from 'get-port';
 import { findChromium } from '../ci/find-chromium.mjs';
-import { median, serveSideBySide, waitFor } from './shared.mjs';
+import { appOwnsPage, median, serveSideBySide, waitFor } from './shared.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS) || 10;
 const LIGHTHOUSE_RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
+const LIGHTHOUSE_PATHS = ['/', '/campaign/1', '/campaign/components/info'];
+const ONLY = new RegExp(process.env.BENCH_ONLY ?? '');
 const REFERENCE = process.env.REFERENCE_BUILD ?? '../shared/reference/reference-build';
 const referenceRoot = [REFERENCE, '/work/shared/reference/reference-build'].find((dir) =>
   existsSync(join(dir, '200.html')),
@@ -55,19 +60,23 @@ async function visit(browser, app, hover) {
         window.__bench.lcpElement = entry.element?.tagName ?? '';
       }
     }).observe({ type: 'largest-contentful-paint', buffered: true });
-    // The moment the first page is on screen: its <h1> (not the hidden start-up failure notice's).
-    new MutationObserver((_, observer) => {
-      if (document.querySelector('h1:not([hidden] h1)')) {
+    // The moment the app has the first page: its <h1> is there (not the hidden start-up failure notice's) and,
+    // on a page this app prerendered (shown before its scripts start), React owns it.
+    const owned = () => {
+      const heading = document.querySelector('main h1') ?? document.querySelector('h1:not([hidden] h1)');
+      const prerendered = document.getElementById('__CAMPAIGN_PAYLOAD__') !== null;
+      if (heading && (!prerendered || Object.keys(heading).some((key) => key.startsWith('__react'))))
         window.__bench.shownAt = performance.now();
-        observer.disconnect();
-      }
-    }).observe(document, { childList: true, subtree: true });
+      else requestAnimationFrame(owned);
+    };
+    requestAnimationFrame(owned);
   });
   await page.goto(`${app.url}/`);
   await page.locator('h1:visible').first().waitFor();
+  await appOwnsPage(page);
   await page.waitForTimeout(1500);
   const { scripts, ...paints } = await page.evaluate(() => {
-    // JavaScript requested before the page showed; prefetch hints (for later pages) are not part of it.
+    // JavaScript requested before the app had the page; prefetch hints (for later pages) are not part of it.
     const prefetched = new Set([...document.querySelectorAll('link[rel=prefetch]')].map((link) => link.href));
     return {
       fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN,
@@ -135,8 +144,12 @@ function runLighthouse(url, chrome) {
         const report = JSON.parse(out);
         resolve({
           score: Math.round(report.categories.performance.score * 100),
-          tbt: report.audits['total-blocking-time'].numericValue,
+          fcp: report.audits['first-contentful-paint'].numericValue,
           lcp: report.audits['largest-contentful-paint'].numericValue,
+          tbt: report.audits['total-blocking-time'].numericValue,
+          cls: report.audits['cumulative-layout-shift'].numericValue,
+          // Lantern estimates from the observed load: its own first paint is its cut-off, so it is worth seeing.
+          observedLcp: report.audits.metrics?.details?.items?.[0]?.observedLargestContentfulPaint,
         });
       } catch {
         resolve(null);
@@ -159,17 +172,20 @@ async function main() {
     {
       env: { ...process.env, DATA_DIR: dataDir, VITE_CONFIG_NATIVE_IGNORE_WARNING: 'true' },
       stdio: 'ignore',
+      detached: true,
     },
   );
   const servers = [];
   try {
-    await waitFor(`http://127.0.0.1:${apiPort}/api/session`);
+    // The demo API migrates its database first: slow on a busy machine.
+    await waitFor(`http://127.0.0.1:${apiPort}/api/session`, 180_000);
     const apps = await serveSideBySide(apiPort, referenceRoot, servers);
     for (const app of apps) {
       app.runs = { cold: [], hover: [] };
     }
     const browser = await chromium.launch({ executablePath: chrome });
-    for (let run = 0; run < RUNS; run += 1) {
+    const cold = ONLY.test('cold');
+    for (let run = 0; run < (cold ? RUNS : 0); run += 1) {
       for (const hover of [false, true]) {
         for (const app of run % 2 ? [...apps].reverse() : apps) {
           app.runs[hover ? 'hover' : 'cold'].push(await visit(browser, app, hover));
@@ -177,59 +193,90 @@ async function main() {
       }
       process.stdout.write(`\rrun ${run + 1}/${RUNS}`);
     }
+    // One load of each page at the phone's size before Lighthouse, not counted: the image optimiser renders each
+    // size the first time it is asked for it, and Lighthouse's first run would wait for that render.
+    for (const app of apps) {
+      for (const path of LIGHTHOUSE_PATHS) {
+        const context = await browser.newContext({
+          viewport: { width: 412, height: 823 },
+          deviceScaleFactor: 1.75,
+          isMobile: true,
+        });
+        const page = await context.newPage();
+        await page.goto(`${app.url}${path}`, { waitUntil: 'networkidle' });
+        await context.close();
+      }
+    }
     await browser.close();
     process.stdout.write('\n');
 
-    const lighthouse = LIGHTHOUSE_RUNS > 0 && existsSync('node_modules/lighthouse/package.json');
+    const lighthouse =
+      ONLY.test('lighthouse') && LIGHTHOUSE_RUNS > 0 && existsSync('node_modules/lighthouse/package.json');
+    const load = loadavg().map((n) => n.toFixed(1));
     if (lighthouse) {
-      for (const app of apps) app.lighthouse = { '/': [], '/campaign/1': [] };
+      for (const app of apps) app.lighthouse = Object.fromEntries(LIGHTHOUSE_PATHS.map((path) => [path, []]));
       for (let run = 0; run < LIGHTHOUSE_RUNS; run += 1) {
-        for (const app of run % 2 ? [...apps].reverse() : apps) {
-          for (const path of ['/', '/campaign/1'])
+        for (const path of LIGHTHOUSE_PATHS) {
+          for (const app of run % 2 ? [...apps].reverse() : apps)
             app.lighthouse[path].push(await runLighthouse(`${app.url}${path}`, chrome));
         }
+        process.stdout.write(`\rLighthouse run ${run + 1}/${LIGHTHOUSE_RUNS}`);
       }
+      process.stdout.write('\n');
     }
 
-    const [ours, reference] = apps;
+    const [ours, reference, baseline] = apps;
     const figure = (app, pick) => median(app.runs.cold.map(pick));
-    const rows = [
-      ['first-load JS of / raw (kB)', (app) => figure(app, (r) => r.bytes.raw) / 1000],
-      ['first-load JS of / gzip (kB)', (app) => figure(app, (r) => r.bytes.gzip) / 1000],
-      ['first-load JS of / brotli (kB)', (app) => figure(app, (r) => r.bytes.brotli) / 1000],
-      ['first contentful paint of / (ms)', (app) => figure(app, (r) => r.fcp)],
-      ['largest contentful paint of / (ms)', (app) => figure(app, (r) => r.lcp)],
-      ['navigation / -> campaign, cold click (ms)', (app) => figure(app, (r) => r.navigation)],
-      ['navigation after 150 ms hover (ms)', (app) => median(app.runs.hover.map((r) => r.navigation))],
-    ];
+    const rows = cold
+      ? [
+          ['first-load JS of / raw (kB)', (app) => figure(app, (r) => r.bytes.raw) / 1000],
+          ['first-load JS of / gzip (kB)', (app) => figure(app, (r) => r.bytes.gzip) / 1000],
+          ['first-load JS of / brotli (kB)', (app) => figure(app, (r) => r.bytes.brotli) / 1000],
+          ['first contentful paint of / (ms)', (app) => figure(app, (r) => r.fcp)],
+          ['largest contentful paint of / (ms)', (app) => figure(app, (r) => r.lcp)],
+          ['navigation / -> campaign, cold click (ms)', (app) => figure(app, (r) => r.navigation)],
+          ['navigation after 150 ms hover (ms)', (app) => median(app.runs.hover.map((r) => r.navigation))],
+        ]
+      : [];
     if (lighthouse) {
-      for (const path of ['/', '/campaign/1']) {
-        rows.push([
-          `Lighthouse mobile score ${path}`,
-          (app) => median(app.lighthouse[path].map((r) => r?.score)),
-        ]);
-        rows.push([`Lighthouse TBT ${path} (ms)`, (app) => median(app.lighthouse[path].map((r) => r?.tbt))]);
-        rows.push([`Lighthouse LCP ${path} (ms)`, (app) => median(app.lighthouse[path].map((r) => r?.lcp))]);
+      for (const path of LIGHTHOUSE_PATHS) {
+        const lh = (key) => (app) => median(app.lighthouse[path].map((r) => r?.[key]));
+        rows.push([`Lighthouse mobile score ${path}`, lh('score')]);
+        rows.push([`Lighthouse FCP ${path} (ms)`, lh('fcp')]);
+        rows.push([`Lighthouse LCP ${path} (ms)`, lh('lcp')]);
+        rows.push([`Lighthouse TBT ${path} (ms)`, lh('tbt')]);
+        rows.push([`Lighthouse CLS ${path}`, lh('cls')]);
+        rows.push([`  its observed (unthrottled) LCP ${path} (ms)`, lh('observedLcp')]);
       }
     }
-    console.log(`\n== This app vs the reference build (${RUNS} interleaved cold runs, medians) ==`);
     console.log(
-      `${'figure'.padEnd(44)} ${'this app'.padStart(10)} ${'reference'.padStart(10)} ${'ratio'.padStart(7)}`,
+      `\n== This app vs the reference build (${cold ? `${RUNS} interleaved cold runs` : 'Lighthouse only'}${lighthouse ? `, Lighthouse ${LIGHTHOUSE_RUNS} runs` : ''}, medians; load average ${load.join(' ')} before Lighthouse) ==`,
     );
+    const extra = baseline ? ` ${'baseline'.padStart(10)} ${'/ baseline'.padStart(10)}` : '';
+    console.log(
+      `${'figure'.padEnd(48)} ${'this app'.padStart(10)} ${'reference'.padStart(10)} ${'ratio'.padStart(7)}${extra}`,
+    );
+    const number = (value) => (Math.abs(value) < 1 && value !== 0 ? value.toFixed(4) : value.toFixed(1));
     for (const [label, pick] of rows) {
       const a = pick(ours);
       const b = pick(reference);
+      const c = baseline ? pick(baseline) : undefined;
       console.log(
-        `${label.padEnd(44)} ${a.toFixed(1).padStart(10)} ${b.toFixed(1).padStart(10)} ${(a / b).toFixed(2).padStart(7)}`,
+        `${label.padEnd(48)} ${number(a).padStart(10)} ${number(b).padStart(10)} ${(a / b).toFixed(2).padStart(7)}${
+          c === undefined ? '' : ` ${number(c).padStart(10)} ${(a / c).toFixed(2).padStart(10)}`
+        }`,
       );
     }
-    console.log(
-      `LCP element of /: this app ${ours.runs.cold[0].lcpElement}, reference ${reference.runs.cold[0].lcpElement}`,
-    );
+    if (cold)
+      console.log(
+        `LCP element of /: this app ${ours.runs.cold[0].lcpElement}, reference ${reference.runs.cold[0].lcpElement}`,
+      );
     if (!lighthouse) console.log('(Lighthouse not installed: `npm ci` installs it as a dev dependency.)');
   } finally {
     for (const server of servers) server.close();
-    api.kill();
+    try {
+      process.kill(-api.pid);
+    } catch {}
     await rm(dataDir, { recursive: true, force: true });
   }
 }

@@ -54,9 +54,11 @@ export function staticServer(root, fallback, proxy) {
           : 'no-cache',
     };
     if (COMPRESSIBLE.has(ext) && /\bgzip\b/.test(req.headers['accept-encoding'] ?? '')) {
-      if (!gzipped.has(path)) gzipped.set(path, gzipSync(readFileSync(path), { level: 6 }));
+      // Keyed by modification time too, so a file rebuilt while the server runs is served as it is now.
+      const key = `${path}\0${statSync(path).mtimeMs}`;
+      if (!gzipped.has(key)) gzipped.set(key, gzipSync(readFileSync(path), { level: 6 }));
       res.writeHead(200, { ...headers, 'content-encoding': 'gzip', vary: 'accept-encoding' });
-      return res.end(gzipped.get(path));
+      return res.end(gzipped.get(key));
     }
     res.writeHead(200, headers);
     createReadStream(path).pipe(res);
@@ -86,16 +88,22 @@ export const median = (values) => {
 /**
  * Serves this app's build (proxying its API and images to the demo API on `apiPort`) and the reference build
  * side by side, each on a free port; pushes each server onto `servers` (for the caller to close) and returns the
- * two apps as `{ name, url, ... }`, this app first. With `before`, the folder of another build of this app (the
- * commit a change starts from), it is served the same way and returned third, to compare in the same run.
+ * two apps as `{ name, url, ... }`, this app first. `baseline`, a saved earlier build of this app (a copy of its
+ * `dist/`, from `BENCH_BASELINE`), is served third, with the same API: a change against the build before it
+ * and against the reference, in one run.
  */
-export async function serveSideBySide(apiPort, referenceRoot, servers, before) {
+export async function serveSideBySide(
+  apiPort,
+  referenceRoot,
+  servers,
+  baseline = process.env.BENCH_BASELINE,
+) {
   const proxy = { port: apiPort, prefixes: ['/api/', '/_ipx/'] };
   const apps = [
-    { name: 'this app', root: 'dist', fallback: 'index.html', proxy },
+    { name: 'this app', root: 'dist', fallback: '200.html', proxy },
     { name: 'reference', root: referenceRoot, fallback: '200.html' },
-    ...(before ? [{ name: 'before', root: before, fallback: 'index.html', proxy }] : []),
   ];
+  if (baseline) apps.push({ name: 'baseline', root: baseline, fallback: '200.html', proxy });
   for (const app of apps) {
     const port = await getPort();
     const server = staticServer(app.root, app.fallback, app.proxy);
@@ -162,4 +170,21 @@ export async function pointAt(page, locator) {
   const box = await locator.boundingBox();
   if (!box) throw new Error('press: the element has no box (hidden or detached)');
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+}
+
+/**
+ * Waits until the page's app has taken it over: on a page this app prerendered, until React owns its main
+ * heading (its scripts start only after the first paint and the hero image, build/firstPaint.ts); anywhere
+ * else at once (a client-rendered page, the reference's, is the app's from its first heading).
+ */
+export async function appOwnsPage(page, timeout = 30_000) {
+  await page.waitForFunction(
+    () => {
+      if (!document.getElementById('__CAMPAIGN_PAYLOAD__')) return true;
+      const heading = document.querySelector('main h1');
+      return heading !== null && Object.keys(heading).some((key) => key.startsWith('__react'));
+    },
+    null,
+    { timeout },
+  );
 }

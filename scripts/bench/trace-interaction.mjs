@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from '@playwright/test';
 import { findChromium } from '../ci/find-chromium.mjs';
-import { instrumentInteractions, pointAt, press, waitFor } from './shared.mjs';
+import { appOwnsPage, instrumentInteractions, pointAt, press, waitFor } from './shared.mjs';
 
 const mode = process.argv[2] ?? 'hover';
 const rate = Number(process.argv[3] ?? 4);
@@ -41,6 +41,7 @@ try {
   if (mode === 'hydrate') await browser.startTracing(page, { categories });
   await page.goto(`http://127.0.0.1:${port}${path}`);
   await page.locator('h1:visible').first().waitFor();
+  if (mode !== 'hydrate') await appOwnsPage(page);
   await page.waitForTimeout(mode === 'hydrate' ? 4000 : 1500);
   if (mode === 'hover' || mode === 'back') {
     await pointAt(page, page.locator(LINK).first());

@@ -46,6 +46,9 @@ function CampaignPage({ data: campaign }: PageProps<Campaign>) {
         alt=""
         width={1104}
         height={368}
+        // The layout's container: 1,104 px from 1,152 up, else the viewport less its padding (24 px a side from
+        // `md`, 16 below).
+        sizes="(min-width: 1152px) 1104px, (min-width: 768px) calc(100vw - 48px), calc(100vw - 32px)"
         fit="cover"
         priority
         className={css({ borderRadius: 'card', borderWidth: '1px', borderColor: 'border' })}

@@ -104,3 +104,57 @@ export function imageSrcSet(
     })
     .join(', ');
 }
+
+/**
+ * The widths, in image pixels, an image shown at most `width` CSS px wide is offered at: each configured density
+ * of it, and each configured breakpoint below the largest of those, so that a slot narrower than `width` (a
+ * phone's column) at any density finds a candidate just above what it needs. At most the largest size the
+ * server renders; ascending, each once. Empty without a usable width.
+ */
+export function imageWidths(
+  width: number | string | undefined,
+  images: ImageConfig = config.images,
+): number[] {
+  const base = dimension(width, images);
+  if (base === undefined) return [];
+  const densities = images.densities.filter((d) => Number.isFinite(d) && d > 0);
+  const largest = Math.min(images.maxDimension, Math.round(base * Math.max(1, ...densities)));
+  const widths = [
+    ...densities.map((d) => Math.round(base * d)),
+    ...Object.values(images.breakpoints).filter((w) => Number.isFinite(w) && w >= 1),
+    base,
+  ].map((w) => Math.min(w, largest));
+  return [...new Set(widths)].sort((a, b) => a - b);
+}
+
+/**
+ * `srcset` with width descriptors (`… 640w, … 960w`), one per `imageWidths` candidate, each of the image's
+ * aspect ratio (a candidate whose height would pass the server's largest size is scaled down as a whole). The
+ * browser picks one from the slot `sizes` describes and the screen's density. Without a width the density
+ * `srcset` is the one to use (`imageSrcSet`).
+ */
+export function imageWidthSrcSet(
+  src: string,
+  modifiers: ImageModifiers = {},
+  images: ImageConfig = config.images,
+): string {
+  const width = dimension(modifiers.width, images);
+  const height = dimension(modifiers.height, images);
+  if (width === undefined) return imageSrcSet(src, modifiers, images);
+  const candidates = new Map<number, string>();
+  for (const candidate of imageWidths(width, images)) {
+    const tall = height === undefined ? 1 : Math.min(1, images.maxDimension / ((candidate * height) / width));
+    const w = Math.max(1, Math.round(candidate * tall));
+    const h = height === undefined ? undefined : Math.max(1, Math.round((w * height) / width));
+    if (!candidates.has(w)) candidates.set(w, imageUrl(src, { ...modifiers, width: w, height: h }, images));
+  }
+  return [...candidates].map(([w, url]) => `${url} ${w}w`).join(', ');
+}
+
+/**
+ * `sizes` for an image that fills its container up to `width` CSS px: the whole viewport on a screen narrower
+ * than that (an upper bound), else `width`. A layout that knows its columns says so instead.
+ */
+export function defaultImageSizes(width: number): string {
+  return `(max-width: ${width}px) 100vw, ${width}px`;
+}

@@ -66,6 +66,13 @@ export function GoalProgress({
   );
 }
 
+/**
+ * How wide a card's image is, from `cardGrid` below and the layout's container (at most 72rem, 16 px of padding
+ * a side, 24 from `md`): one column of the viewport less 34 px (padding and the card's border), two from `md`
+ * (16 px apart), three of 1,104 px from `xl`. A phone 412 px wide shows it 378 px wide.
+ */
+const cardImageSizes = '(min-width: 1280px) 356px, (min-width: 768px) calc(50vw - 34px), calc(100vw - 34px)';
+
 export function CampaignCard({
   campaign,
   priority = false,
@@ -104,7 +111,15 @@ export function CampaignCard({
         })}
       >
         {/* Decorative: the title below names the campaign. Only the first card's image loads at once. */}
-        <Image src={campaign.image} alt="" width={480} height={270} fit="cover" priority={priority} />
+        <Image
+          src={campaign.image}
+          alt=""
+          width={480}
+          height={270}
+          sizes={cardImageSizes}
+          fit="cover"
+          priority={priority}
+        />
       </div>
       <div
         className={css({ display: 'flex', justifyContent: 'space-between', gap: '3', alignItems: 'start' })}

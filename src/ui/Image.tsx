@@ -1,7 +1,7 @@
 import { useState, useSyncExternalStore } from 'react';
 import { css, cx } from '../../styled-system/css';
-import type { ImageFit, ImageFormat } from '../config';
-import { imageSrcSet, imageUrl } from '../platform/images';
+import { config, type ImageFit, type ImageFormat } from '../config';
+import { defaultImageSizes, imageUrl, imageWidthSrcSet } from '../platform/images';
 import { Icon } from './Icon';
 
 export interface ImageProps {
@@ -12,7 +12,13 @@ export interface ImageProps {
   /** Size at density 1 in CSS pixels. Both are always set, so the box is reserved before the image loads. */
   readonly width: number;
   readonly height: number;
+  /**
+   * How wide the image is shown at each viewport width (the `sizes` attribute), for the browser to pick the
+   * candidate the slot needs before layout. Without it: the viewport's width below `width`, else `width`.
+   */
+  readonly sizes?: string;
   readonly format?: ImageFormat;
+  /** 1–100; `config.images.defaultQuality` unless given. */
   readonly quality?: number;
   readonly fit?: ImageFit;
   /** Above the fold (a page's hero): loads at once with high fetch priority. Otherwise it loads lazily. */
@@ -46,11 +52,22 @@ function useHydrating(): boolean {
 }
 
 /**
- * An image through the same-origin optimiser (`/_ipx/...`): 1x and 2x candidates, webp unless told
- * otherwise. When the optimiser answers with an error (bad modifier, missing source) or there is no source,
- * a placeholder of the same size takes its place.
+ * An image through the same-origin optimiser (`/_ipx/...`): candidates by width for the slot `sizes` describes
+ * (1x and 2x of `width` among them), webp unless told otherwise. When the optimiser answers with an error (bad
+ * modifier, missing source) or there is no source, a placeholder of the same size takes its place.
  */
-export function Image({ src, alt, width, height, format, quality, fit, priority, className }: ImageProps) {
+export function Image({
+  src,
+  alt,
+  width,
+  height,
+  sizes,
+  format,
+  quality = config.images.defaultQuality,
+  fit,
+  priority,
+  className,
+}: ImageProps) {
   const modifiers = { width, height, format, quality, fit };
   const url = src === null ? null : imageUrl(src, modifiers);
   const [failedUrl, setFailedUrl] = useState<string | null>(null);
@@ -68,7 +85,8 @@ export function Image({ src, alt, width, height, format, quality, fit, priority,
   return (
     <img
       src={url}
-      srcSet={src === null ? undefined : imageSrcSet(src, modifiers)}
+      srcSet={src === null ? undefined : imageWidthSrcSet(src, modifiers)}
+      sizes={sizes ?? defaultImageSizes(width)}
       width={width}
       height={height}
       alt={alt}
