@@ -30,8 +30,11 @@ const LIMITS = {
    * Raised by 0.1 kB, with the routes', for views and commands only (issue 34): the app view's commands and
    * prefetch view, which components reach through useAppCommands and useManifestSource, and arrival's own
    * tabindex: 111 bytes on `/` and 109 on the gallery, two builds side by side (113,233 before, 113,344 after).
+   * Raised to 116.0 when issues 32 to 35 met on main: 115,908 bytes, 0.3 kB over the sum of the branches' own
+   * figures, each measured from its own start: `/` checking its featured campaigns again (32) and the start
+   * after the first paint (35) share the code each of the others grew.
    */
-  indexJsGzip: 115_600,
+  indexJsGzip: 116_000,
   /**
    * The same for every other route. Raised from 116.0 for what must start with the app actor: recording its
    * events for replayable error reports (src/platform/eventLog.ts, about 0.45 kB gzip; the reporter, the
@@ -44,8 +47,9 @@ const LIMITS = {
    * larger than the one the limit was set from. Raised to 119.3 for Back and Forward (issue 33), as `/` above:
    * the gallery (the largest) measured 116,994 -> 119,227 bytes, 43 of them its new link to a #fragment. Raised
    * by 0.1 kB with `/`'s for views and commands (issue 34, above): 116,992 to 117,101 before Back and Forward.
+   * Raised to 119.8 with `/`'s when issues 32 to 35 met on main (above): the gallery measured 119,709.
    */
-  routeJsGzip: 119_400,
+  routeJsGzip: 119_800,
   /** CSS of any route's first load. */
   cssGzip: 8_000,
   /** Smaller chunks cost a request (and a modulepreload) for next to nothing: fold them into an importer. */
