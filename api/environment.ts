@@ -92,6 +92,9 @@ export function secret(doc: string) {
     fallback: null as string | null,
     show: () => '******** (set)',
     read(raw: string, name: string): string {
+      // A token is compared exactly: a blank copied in with it would make the one the client sends never match.
+      if (raw.trim() !== raw)
+        throw new ConfigError(`${name} has blank space around it: remove it (a token is compared exactly).`);
       if (raw.length < MIN_SECRET_LENGTH)
         throw new ConfigError(
           `${name} is too short: ${raw.length} characters, at least ${MIN_SECRET_LENGTH} are needed ` +
@@ -219,13 +222,16 @@ export function removed(instead: string) {
   } satisfies Variable<undefined>;
 }
 
-/** Reads every variable of `schema` from `env` (blank around a value is not part of it; blank is unset); throws one ConfigError listing every problem. */
+/**
+ * Reads every variable of `schema` from `env` (empty or only blank: unset; a value is taken as written, never
+ * trimmed, so ` 30` is refused rather than guessed at); throws one ConfigError listing every problem.
+ */
 export function readEnvironment<S extends Schema>(schema: S, env: Env): Values<S> {
   const values: Record<string, unknown> = {};
   const problems: string[] = [];
   for (const [name, variable] of Object.entries(schema)) {
-    const raw = env[name]?.trim();
-    if (raw === undefined || raw === '') {
+    const raw = env[name];
+    if (raw === undefined || raw.trim() === '') {
       values[name] = variable.fallback;
       continue;
     }

@@ -295,9 +295,12 @@ describe('report settings', () => {
       readToken: null,
     });
     expect(
-      readApiConfig({ REPORTS_MAX_COUNT: '50', REPORTS_MAX_AGE_DAYS: '2', REPORTS_TOKEN: ` ${READ_TOKEN} ` })
+      readApiConfig({ REPORTS_MAX_COUNT: '50', REPORTS_MAX_AGE_DAYS: '2', REPORTS_TOKEN: READ_TOKEN })
         .reports,
     ).toMatchObject({ maxCount: 50, maxAgeDays: 2, readToken: READ_TOKEN });
+    expect(() => readApiConfig({ REPORTS_TOKEN: ` ${READ_TOKEN} ` })).toThrow(
+      'REPORTS_TOKEN has blank space around it: remove it (a token is compared exactly).',
+    );
     expect(
       readApiConfig({
         REPORTS_PER_ADDRESS: '5',
