@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { IPX } from 'ipx';
@@ -222,12 +223,17 @@ export const IMAGE_CACHE_DEFAULTS = {
 } as const;
 
 /**
- * Renders at once: half of libuv's thread pool. A sharp render holds a pool thread for its whole length, and
- * static files are read on the same pool, so the other half is always free for them (UV_THREADPOOL_SIZE, 16 as
- * server/main.ts sets it: 8 renders; Node's default of 4: 2).
+ * Renders at once: half of the cores, and never more than half of libuv's thread pool. A render holds a pool
+ * thread for its whole length and, with libvips on one thread each (`sharp.concurrency(1)`, below), one core:
+ * the other half of both stays free for static files and password hashes. Measured on 2 cores with 12 renders
+ * asked for at once (scripts/bench/bench-files-under-renders.mjs): half the pool alone (8 renders on 16 threads)
+ * left the entry script 10x slower than idle, since the cores, not the threads, ran out.
  */
-export function renderSlots(poolSize = Number(process.env.UV_THREADPOOL_SIZE) || 4): number {
-  return Math.max(1, Math.floor(Math.min(poolSize, 1024) / 2));
+export function renderSlots(
+  poolSize = Number(process.env.UV_THREADPOOL_SIZE) || 4,
+  cores = availableParallelism(),
+): number {
+  return Math.max(1, Math.min(Math.floor(Math.min(poolSize, 1024) / 2), Math.floor(cores / 2)));
 }
 
 /**
@@ -318,9 +324,11 @@ export function createImageServer(options: ImageServerOptions = {}) {
 
   // ipx and sharp load on the first image, so `vite` starts as fast as before and `vite build` never loads them.
   function getIpx(): Promise<IPX> {
-    ipx ??= import('ipx').then(({ createIPX, ipxFSStorage }) =>
-      createIPX({ storage: ipxFSStorage({ dir }) }),
-    );
+    ipx ??= Promise.all([import('ipx'), import('sharp')]).then(([{ createIPX, ipxFSStorage }, sharp]) => {
+      // One libvips thread per render (its default is one per core): renderSlots() bounds the cores renders take.
+      sharp.default.concurrency(1);
+      return createIPX({ storage: ipxFSStorage({ dir }) });
+    });
     return ipx;
   }
 

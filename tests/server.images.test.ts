@@ -168,12 +168,14 @@ describe('the image folder boundary', () => {
 });
 
 describe('the render cache and the cap on renders in flight', () => {
-  it('renders on half of the thread pool at most, so static files always have threads of their own', () => {
-    expect(renderSlots(16)).toBe(8);
-    expect(renderSlots(4)).toBe(2);
-    expect(renderSlots(5)).toBe(2);
-    expect(renderSlots(1)).toBe(1);
-    expect(renderSlots(4096)).toBe(512);
+  it('renders on half of the cores, and on half of the thread pool at most: the rest is for static files', () => {
+    expect(renderSlots(16, 2)).toBe(1);
+    expect(renderSlots(16, 8)).toBe(4);
+    expect(renderSlots(16, 64)).toBe(8);
+    expect(renderSlots(4, 8)).toBe(2);
+    expect(renderSlots(5, 16)).toBe(2);
+    expect(renderSlots(1, 1)).toBe(1);
+    expect(renderSlots(4096, 4096)).toBe(512);
   });
 
   let root: string;

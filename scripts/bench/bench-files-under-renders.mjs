@@ -1,13 +1,13 @@
 // Static files while images render (issue 31): figures, not assertions. The production server (dist-server/main.mjs
 // on dist/, a fresh data folder, so every image variant is new) answers the entry script, with its brotli body,
 // one request at a time: first idle, then while 12 renders of new image variants are in flight (48 variants, 12
-// requests at a time). Run twice: with the thread pool the server's entry sets (16 threads, 8 for renders) and
-// with Node's default of 4 (UV_THREADPOOL_SIZE=4: 2 for renders). The issue's bar: the median under renders stays
-// within 3x of idle.
+// requests at a time). Run twice: with the thread pool the server's entry sets (16 threads; renders on half the
+// cores, server/images.ts renderSlots) and with Node's default of 4 (UV_THREADPOOL_SIZE=4). The issue's bar: the
+// median under renders stays within 3x of idle.
 // Usage: node scripts/bench/bench-files-under-renders.mjs   (after `npm run build`); BENCH_FILE_RUNS (default 60).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import getPort from 'get-port';
 import { median } from './shared.mjs';
@@ -94,8 +94,8 @@ function renderLoad(base) {
 
 const rows = [];
 for (const [label, threads] of [
-  ['thread pool as npm start sets it (16; 8 renders)', null],
-  ["Node's default pool (UV_THREADPOOL_SIZE=4; 2 renders)", 4],
+  [`npm start's pool (16 threads), renders on half of ${availableParallelism()} cores`, null],
+  ["Node's default pool (UV_THREADPOOL_SIZE=4)", 4],
 ]) {
   const server = await startServer(threads);
   try {

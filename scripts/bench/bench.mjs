@@ -4,7 +4,8 @@
 //  3. navigation throughput of the app machine with instant fake page loads (the machine's own cost), and the
 //     toaster's (tests/bench);
 //  4. toast memory in Chromium (scripts/bench/bench-toasts.mjs);
-//  5. the bytes sent over the wire for the first load of `/` from the production server (scripts/bench/bench-wire.mjs);
+//  5. the bytes sent over the wire for the first load of `/` from the production server (scripts/bench/bench-wire.mjs),
+//     and how long its entry script takes while images render (scripts/bench/bench-files-under-renders.mjs);
 //  6. demo API throughput and latency on PGlite and PostgreSQL (scripts/bench/bench-api.mjs);
 //  6b. this app side by side with the reference build in Chromium (scripts/bench/bench-web.mjs): first-load bytes,
 //     FCP, LCP, navigation cold and after hover, Lighthouse; with ratios.
@@ -77,6 +78,7 @@ execSync('node scripts/bench/bench-toasts.mjs', { stdio: 'inherit' });
 
 // Wire bytes of the first load of `/` (brotli) from the production server, cold and warm.
 execSync('node scripts/bench/bench-wire.mjs', { stdio: 'inherit' });
+execSync('node scripts/bench/bench-files-under-renders.mjs', { stdio: 'inherit' });
 // Demo API req/s and p50/p99 on PGlite, and on a throw-away PostgreSQL server when one can be started.
 const pgInstalled =
   execSync('ls /usr/lib/postgresql/*/bin/initdb 2>/dev/null || true').toString().trim() !== '';
