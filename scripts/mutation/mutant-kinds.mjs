@@ -18,8 +18,9 @@
 //   node scripts/mutation/mutant-kinds.mjs               run (incrementally), print the score per kind and per folder
 //   node scripts/mutation/mutant-kinds.mjs --list        list the mutants without running them
 //   node scripts/mutation/mutant-kinds.mjs --force       rerun every mutant
-//   node scripts/mutation/mutant-kinds.mjs --ci          fail on a survivor without a recorded reason, or on a file
-//                                                        the kinds target that has no results (it is not run)
+//   node scripts/mutation/mutant-kinds.mjs --ci          check the committed results, run nothing: fail on a
+//                                                        survivor without a recorded reason; list the files whose
+//                                                        results are stale or missing (a session's run adds them)
 //   node scripts/mutation/mutant-kinds.mjs --files api/,src/pages/   only the sources under these paths
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -539,6 +540,16 @@ async function main() {
     `mutant kinds: ${missing.size} file(s) they target have no results in ${RESULTS} (${[...missing].join(', ')}); ` +
     `\`node ${HOME}/mutant-kinds.mjs --files <path>\` adds them, to be committed with their survivors' reasons`;
   if (missing.size > 0) console.error(`${missingMessage}; not run here`);
+  if (ci && toRun.length > 0) {
+    // A kind mutant runs every test file that reaches its source: about 35 s for a machine's, five minutes for
+    // the API's, on 2 cores. CI has minutes, so it checks what is committed; a session re-runs and commits.
+    const stale = [...new Set(toRun.map((mutant) => mutant.file))];
+    console.error(
+      `mutant kinds: ${toRun.length} mutant(s) in ${stale.length} file(s) changed, or their tests did, since their ` +
+        `results were committed (${stale.join(', ')}); not run in CI: \`node ${HOME}/mutant-kinds.mjs\` re-runs them`,
+    );
+    toRun.length = 0;
+  }
   console.log(
     `mutant kinds: ${mutants.length} mutants, ${mutants.length - toRun.length} reused or not covered, ${toRun.length} to run`,
   );
@@ -558,7 +569,7 @@ async function main() {
       await runner.close();
     }
   }
-  save(results, stored, mutants);
+  if (!ci) save(results, stored, mutants);
   report(results, ((Date.now() - started) / 60_000).toFixed(1));
   const unexplained = explain(kindSurvivorsOf(results), readReasons()).filter((s) => s.reason === null);
   if (unexplained.length > 0) {
@@ -571,8 +582,7 @@ async function main() {
         `  ${s.file}:${s.line} ${s.kind} (${s.status}): ${s.original} -> ${s.replacement || '(removed)'}`,
       );
   }
-  if (ci && missing.size > 0) console.error(missingMessage);
-  if (ci && (unexplained.length > 0 || missing.size > 0)) process.exit(1);
+  if (ci && unexplained.length > 0) process.exit(1);
 }
 
 function save(results, stored, planned) {

@@ -5,8 +5,9 @@
 // this folder (runs.mjs says where).
 //   --ci               (in .ci/run) incremental only: a Stryker run covers the files its committed results
 //                      (baseline/stryker.<run>.json) hold (the others are listed, never tested from scratch: hours
-//                      on 2 cores); the kinds fail on a file they target without results; a survivor without a
-//                      recorded reason fails.
+//                      on 2 cores); the API's run and the kinds run nothing in CI: their committed results are
+//                      checked, and files changed since are listed (a mutant there costs minutes); a survivor
+//                      without a recorded reason fails.
 //   --full             every mutant again (`--force`), the adapters' static mutants included (MUTATION_STATIC=1);
 //                      the nightly-style run whose results are committed as CI's baseline.
 //   --only machines | --only adapters | --only api | --only kinds   one part.
@@ -14,7 +15,7 @@
 // Kills are split by what failed first: a frozen-file comparison (`frozen …` messages of tests/support/
 // frozenPaths.ts) or a behaviour assertion (hand-written tests and the per-state invariants of path tests).
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { explain, REASONS_DIR, readReasons, survivorsOf } from './mutation-survivors.mjs';
 import { HOME, RUNS } from './runs.mjs';
@@ -73,6 +74,10 @@ const parts = only ? [only] : ['machines', 'adapters', 'api', 'kinds'];
 for (const name of parts.filter((part) => part in RUNS)) {
   const run = RUNS[name];
   const runArgs = [...strykerArgs];
+  if (ci && run.ciChecksCommitted) {
+    reports.push(committedResults(name, run));
+    continue;
+  }
   if (ci) {
     const sources = sourcesOf(run.roots);
     const baseline = existsSync(run.incremental)
@@ -93,6 +98,8 @@ for (const name of parts.filter((part) => part in RUNS)) {
       runArgs.push('--mutate', covered.join(','));
     }
   }
+  // A report left by an earlier run must not stand in for this one if Stryker stops before writing its own.
+  rmSync(run.report, { force: true });
   const started = Date.now();
   const result = spawnSync('npx', ['stryker', 'run', run.config, ...runArgs], {
     stdio: 'inherit',
@@ -118,6 +125,36 @@ for (const name of parts.filter((part) => part in RUNS)) {
       `${all.frozen} first by a frozen snapshot, ${all.timeout} timed out; ${all.survived} survived, ` +
       `${all.noCoverage} not covered; ${minutes} min; report: ${run.report.replace('mutation.json', 'index.html')}`,
   );
+}
+
+/**
+ * A run's committed results as a report, for CI: the files whose source is still what was tested; the others are
+ * listed as changed, and left out until a session's run refreshes them.
+ */
+function committedResults(name, run) {
+  const baseline = JSON.parse(readFileSync(run.incremental, 'utf8'));
+  const current = new Set(sourcesOf(run.roots));
+  const files = {};
+  const changed = [];
+  for (const [file, entry] of Object.entries(baseline.files)) {
+    if (!current.has(file)) continue;
+    if (readFileSync(file, 'utf8') === entry.source) files[file] = entry;
+    else changed.push(file);
+  }
+  const untested = [...current].filter((file) => !(file in baseline.files));
+  console.log(
+    `mutation: ${name}: the committed results of ${Object.keys(files).length} file(s), checked, not re-run in CI` +
+      (changed.length > 0 ? `; changed since, left out: ${changed.join(', ')}` : '') +
+      (untested.length > 0 ? `; never tested: ${untested.join(', ')}` : '') +
+      (changed.length + untested.length > 0
+        ? `; \`npm run test:mutation -- --only ${name}\` refreshes them`
+        : ''),
+  );
+  for (const [file, { mutants }] of Object.entries(files).sort(([a], [b]) => a.localeCompare(b)))
+    console.log(
+      `mutation: ${file.padEnd(32)} ${count(mutants).score.toFixed(1).padStart(5)} % of ${String(count(mutants).valid).padStart(4)} ${tally(count(mutants))}`,
+    );
+  return { files };
 }
 
 if (reports.length > 0) {
