@@ -1,3 +1,4 @@
+// @vitest-environment happy-dom
 // build/firstPaint.ts: a prerendered page's first and largest paint wait for its HTML and its hero, nothing else.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { APP_START_ID, appStartScript, arrangeForFirstPaint } from '../build/firstPaint';
