@@ -20,7 +20,7 @@ import {
   redact,
 } from '../api/database/open';
 import seed from '../api/fixtures/seed.json' with { type: 'json' };
-import { migratedDump } from './support/apiHarness';
+import { migratedDump, WITH_DEMO_DATA } from './support/apiHarness';
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
@@ -48,7 +48,7 @@ const lockFiles = async (dir: string) =>
 
 /** Asserts the open took the lock (and gave it back when PGlite then refused the folder). */
 async function expectLockTaken(dir: string): Promise<void> {
-  await expect(openDatabase({ kind: 'pglite', dir })).rejects.toThrow(
+  await expect(openDatabase({ kind: 'pglite', dir }, WITH_DEMO_DATA)).rejects.toThrow(
     `Could not open the embedded database in ${dir}: `,
   );
   expect(await lockFiles(dir)).toEqual([]);
@@ -56,7 +56,7 @@ async function expectLockTaken(dir: string): Promise<void> {
 
 /** The error an open fails with (an open that succeeds instead is closed, and fails the test). */
 async function openingError(config: DatabaseConfig): Promise<DatabaseOpenError> {
-  const outcome = await openDatabase(config).then(
+  const outcome = await openDatabase(config, WITH_DEMO_DATA).then(
     async (database) => database.close(),
     (thrown: unknown) => thrown,
   );
@@ -92,7 +92,7 @@ describe('the embedded folder’s lock', { timeout: 60_000 }, () => {
     const dir = await refusedFolder();
     const other = runningProcess();
     await writeFile(lockOf(dir), `${other.pid}\n`);
-    const opening = openDatabase({ kind: 'pglite', dir });
+    const opening = openDatabase({ kind: 'pglite', dir }, WITH_DEMO_DATA);
     await expect(opening).rejects.toBeInstanceOf(DatabaseOpenError);
     await expect(opening).rejects.toThrow(inUse(dir, other.pid));
     expect(await readFile(lockOf(dir), 'utf8')).toBe(`${other.pid}\n`);
@@ -106,7 +106,7 @@ describe('the embedded folder’s lock', { timeout: 60_000 }, () => {
       throw Object.assign(new Error('kill EPERM'), { code: 'EPERM', syscall: 'kill' });
     });
     await writeFile(lockOf(dir), '4242\n');
-    await expect(openDatabase({ kind: 'pglite', dir })).rejects.toThrow(inUse(dir, 4242));
+    await expect(openDatabase({ kind: 'pglite', dir }, WITH_DEMO_DATA)).rejects.toThrow(inUse(dir, 4242));
   });
 
   it('takes over a lock with this process’s own pid that it does not hold (a container restarted as pid 1)', async () => {
@@ -154,12 +154,12 @@ describe('the embedded folder’s lock', { timeout: 60_000 }, () => {
 
   it('gives the lock back on close even if someone removed it, and the folder opens again', async () => {
     const dir = await databaseDir();
-    const first = await openDatabase({ kind: 'pglite', dir });
+    const first = await openDatabase({ kind: 'pglite', dir }, WITH_DEMO_DATA);
     expect(first).toMatchObject({ kind: 'pglite', where: `PGlite in ${dir}` });
     expect(await readFile(lockOf(dir), 'utf8')).toBe(`${process.pid}\n`);
     await rm(lockOf(dir));
     await first.close();
-    const second = await openDatabase({ kind: 'pglite', dir });
+    const second = await openDatabase({ kind: 'pglite', dir }, WITH_DEMO_DATA);
     cleanups.push(() => second.close());
     expect(await second.db.selectFrom('users').select('id').orderBy('id').execute()).toEqual([
       { id: 'u1' },
@@ -170,7 +170,7 @@ describe('the embedded folder’s lock', { timeout: 60_000 }, () => {
 
 describe('opening an embedded database', { timeout: 60_000 }, () => {
   it('says where it is, and reads calendar days as text', async () => {
-    const database = await openDatabase({ kind: 'pglite', from: await migratedDump() });
+    const database = await openDatabase({ kind: 'pglite', from: await migratedDump() }, WITH_DEMO_DATA);
     cleanups.push(() => database.close());
     expect(database).toMatchObject({ kind: 'pglite', where: 'PGlite in memory' });
     expect(database.pool).toBeUndefined();
@@ -184,7 +184,7 @@ describe('opening an embedded database', { timeout: 60_000 }, () => {
 
   it('starts from the dump it is given', async () => {
     const from = await dumpAfter(`update users set display_name = 'From the dump' where id = 'u1'`);
-    const database = await openDatabase({ kind: 'pglite', from });
+    const database = await openDatabase({ kind: 'pglite', from }, WITH_DEMO_DATA);
     cleanups.push(() => database.close());
     const user = await database.db
       .selectFrom('users')
@@ -224,7 +224,7 @@ describe('migrations that cannot run', { timeout: 60_000 }, () => {
     const from = await dumpAfter(
       `insert into kysely_migration (name, timestamp) values ('9999_from_the_future', '2030-01-01')`,
     );
-    await expect(openDatabase({ kind: 'pglite', from })).rejects.toThrow(
+    await expect(openDatabase({ kind: 'pglite', from }, WITH_DEMO_DATA)).rejects.toThrow(
       'Could not bring the database up to date: corrupted migrations: previously executed migration ' +
         '9999_from_the_future is missing.',
     );
@@ -233,7 +233,7 @@ describe('migrations that cannot run', { timeout: 60_000 }, () => {
 
 describe('migrations undone', { timeout: 60_000 }, () => {
   it('step down one at a time to nothing, and up again to the seeded schema', async () => {
-    const database = await openDatabase({ kind: 'pglite', from: await migratedDump() });
+    const database = await openDatabase({ kind: 'pglite', from: await migratedDump() }, WITH_DEMO_DATA);
     cleanups.push(() => database.close());
     const db = database.db.withoutPlugins();
     const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
@@ -272,7 +272,7 @@ describe('the schema the migrations build', () => {
   // From nothing, not from the harness's dump: the dump is made once per set of migrations, so a changed
   // migration (a mutant among them) would be tested against the schema its predecessor built.
   it('has the indexes the queries rely on and each column’s default', { timeout: 120_000 }, async () => {
-    const database = await openDatabase({ kind: 'pglite' });
+    const database = await openDatabase({ kind: 'pglite' }, WITH_DEMO_DATA);
     cleanups.push(() => database.close());
     const indexes = await sql<{ indexdef: string }>`
       select indexdef from pg_indexes where schemaname = 'public' and indexname not like '%_pkey'

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { API_ENVIRONMENT, ConfigError, readApiConfig } from '../api/config';
 import { DatabaseOpenError, type OpenDatabase, openDatabase, redact } from '../api/database/open';
 import { readEnvironment, type TrustProxy } from '../api/environment';
-import { backends, freshPostgresDatabase, POSTGRES_URL } from './support/apiHarness';
+import { backends, freshPostgresDatabase, POSTGRES_URL, WITH_DEMO_DATA } from './support/apiHarness';
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -23,7 +23,7 @@ async function tempDir(): Promise<string> {
 }
 
 async function open(config: Parameters<typeof openDatabase>[0]): Promise<OpenDatabase> {
-  const database = await openDatabase(config);
+  const database = await openDatabase(config, WITH_DEMO_DATA);
   cleanups.push(() => database.close());
   return database;
 }
@@ -119,7 +119,7 @@ describe.each(backends())('migrations on %s', { timeout: 60_000 }, (kind) => {
 describe('the embedded database folder', { timeout: 60_000 }, () => {
   it('keeps data across a reopen and seeds only once', async () => {
     const dir = path.join(await tempDir(), 'pglite');
-    const first = await openDatabase({ kind: 'pglite', dir });
+    const first = await openDatabase({ kind: 'pglite', dir }, WITH_DEMO_DATA);
     await first.db.updateTable('users').set({ displayName: 'Kept' }).where('id', '=', 'u1').execute();
     await first.db.deleteFrom('campaigns').where('id', '=', 6).execute();
     await first.close();
@@ -137,7 +137,7 @@ describe('the embedded database folder', { timeout: 60_000 }, () => {
   it('refuses a second opener while the first has it, naming the process', async () => {
     const dir = path.join(await tempDir(), 'pglite');
     await open({ kind: 'pglite', dir });
-    const second = openDatabase({ kind: 'pglite', dir });
+    const second = openDatabase({ kind: 'pglite', dir }, WITH_DEMO_DATA);
     await expect(second).rejects.toBeInstanceOf(DatabaseOpenError);
     await expect(second).rejects.toThrow(`is in use by process ${process.pid}`);
   });
@@ -152,12 +152,12 @@ describe('the embedded database folder', { timeout: 60_000 }, () => {
 
   it('is a clear start-up error when the files are damaged, and nothing is reset', async () => {
     const dir = path.join(await tempDir(), 'pglite');
-    const first = await openDatabase({ kind: 'pglite', dir });
+    const first = await openDatabase({ kind: 'pglite', dir }, WITH_DEMO_DATA);
     await first.close();
     await writeFile(path.join(dir, 'global', 'pg_control'), 'not a control file');
     const before = (await readdir(dir)).sort();
 
-    const failed = openDatabase({ kind: 'pglite', dir });
+    const failed = openDatabase({ kind: 'pglite', dir }, WITH_DEMO_DATA);
     await expect(failed).rejects.toBeInstanceOf(DatabaseOpenError);
     await expect(failed).rejects.toThrow(`Could not open the embedded database in ${dir}`);
     await expect(failed).rejects.toThrow(/move the folder aside/);
@@ -171,19 +171,22 @@ describe('the embedded database folder', { timeout: 60_000 }, () => {
   it('is a clear start-up error when the folder cannot be made', async () => {
     const file = path.join(await tempDir(), 'a-file');
     await writeFile(file, 'not a folder');
-    await expect(openDatabase({ kind: 'pglite', dir: path.join(file, 'pglite') })).rejects.toThrow(
-      /^Could not create the database folder .*a-file\/pglite/,
-    );
+    await expect(
+      openDatabase({ kind: 'pglite', dir: path.join(file, 'pglite') }, WITH_DEMO_DATA),
+    ).rejects.toThrow(/^Could not create the database folder .*a-file\/pglite/);
   });
 });
 
 describe('a PostgreSQL server that cannot be reached', () => {
   it('is a clear start-up error that never shows the password', async () => {
-    const failed = openDatabase({
-      kind: 'postgres',
-      url: 'postgres://app:s3cret@127.0.0.1:1/campaigns',
-      poolSize: 1,
-    });
+    const failed = openDatabase(
+      {
+        kind: 'postgres',
+        url: 'postgres://app:s3cret@127.0.0.1:1/campaigns',
+        poolSize: 1,
+      },
+      WITH_DEMO_DATA,
+    );
     await expect(failed).rejects.toBeInstanceOf(DatabaseOpenError);
     const error = (await failed.catch((e: unknown) => e)) as Error;
     expect(error.message).toMatch(
@@ -195,9 +198,9 @@ describe('a PostgreSQL server that cannot be reached', () => {
   it.skipIf(!POSTGRES_URL)('names a database that does not exist', async () => {
     const url = new URL(POSTGRES_URL ?? 'postgres://x');
     url.pathname = '/no_such_database';
-    await expect(openDatabase({ kind: 'postgres', url: url.toString(), poolSize: 1 })).rejects.toThrow(
-      /no_such_database.*does not exist/,
-    );
+    await expect(
+      openDatabase({ kind: 'postgres', url: url.toString(), poolSize: 1 }, WITH_DEMO_DATA),
+    ).rejects.toThrow(/no_such_database.*does not exist/);
   });
 
   it('redacts passwords in any URL it prints', () => {
