@@ -1,9 +1,10 @@
 /**
  * Builds the production server (server/main.ts) and the build's last step (build/finalizeBuild.ts) into
- * dist-server/ as plain ES modules, so `npm start` runs on Node 20 without a TypeScript loader. Packages stay
+ * dist-server/ as plain ES modules, so `npm start` runs on Node 24 without a TypeScript loader. Packages stay
  * external (installed by npm ci); our own modules (machines/, server/, api/, build/finalizeBuild.ts) are
- * bundled. The seed data is bundled as JSON; the source images are read from api/fixtures/images, which
- * resolves the same from server/ and from dist-server/.
+ * bundled. The seed data is bundled as JSON; the source images are read from api/fixtures/images in a checkout.
+ * The build's last step copies main.mjs and its chunks into the artifact as .output/server/index.mjs, with the
+ * images beside it (build/outputArtifact.ts, server/layout.ts).
  */
 import { defineConfig } from 'vite';
 
@@ -12,7 +13,7 @@ export default defineConfig({
   logLevel: 'warn',
   build: {
     ssr: true,
-    target: 'node20',
+    target: 'node24',
     outDir: 'dist-server',
     emptyOutDir: true,
     sourcemap: true,

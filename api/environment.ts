@@ -219,12 +219,12 @@ export function removed(instead: string) {
   } satisfies Variable<undefined>;
 }
 
-/** Reads every variable of `schema` from `env`; throws one ConfigError listing every problem. */
+/** Reads every variable of `schema` from `env` (blank around a value is not part of it; blank is unset); throws one ConfigError listing every problem. */
 export function readEnvironment<S extends Schema>(schema: S, env: Env): Values<S> {
   const values: Record<string, unknown> = {};
   const problems: string[] = [];
   for (const [name, variable] of Object.entries(schema)) {
-    const raw = env[name];
+    const raw = env[name]?.trim();
     if (raw === undefined || raw === '') {
       values[name] = variable.fallback;
       continue;

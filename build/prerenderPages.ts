@@ -1,8 +1,9 @@
 /**
  * Build-time prerendering (issue 12). After `vite build` has written the client, this plugin:
  *  1. keeps the unrendered SPA shell as `dist/200.html` (for every path that is not prerendered);
- *  2. starts the demo API on a loopback port over a fresh copy of the demo data, and lists the paths the
- *     route rules prerender (`prerenderPaths`: the public pages, one per public campaign);
+ *  2. reads the deployment's data when the build is given it (PRERENDER_API_URL or DATABASE_URL), else an
+ *     embedded database of its own (build/prerenderData.ts), and lists the paths the route rules prerender
+ *     (`prerenderPaths`: the public pages, one per public campaign);
  *  3. loads the renderer vite.config.ts names (src/prerender.tsx) through Vite's module runner and renders each path with React's server
  *     renderer: same route table, loader, machine and components as the browser;
  *  4. writes `dist/{path}/index.html` (the shell with that page's markup, title, description, the page
@@ -13,14 +14,11 @@
  * same). Nothing renders per request.
  */
 import { existsSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createServer as createViteServer, type Plugin } from 'vite';
-import { createApiApp } from '../api/app.ts';
-import { readApiConfig } from '../api/config.ts';
+import { createServer as createViteServer, loadEnv, type Plugin } from 'vite';
 import type { CampaignListResponse } from '../api/types.ts';
 import { FORM_PLACEHOLDERS, FORM_TEMPLATE_DIR } from '../machines/formState.ts';
 import {
@@ -32,7 +30,10 @@ import {
 } from '../machines/payload.ts';
 import { prerenderPaths, routeRules, withoutTrailingSlash } from '../machines/routeRules.ts';
 import { routes } from '../machines/routes.ts';
+import { withPageMeta } from './pageMeta.ts';
+import { startBuildApi, withBuildApi } from './prerenderData.ts';
 import { LOW_PRIORITY } from './scriptPriority.ts';
+import { originFrom } from './siteOrigin.ts';
 
 type Next = (error?: unknown) => void;
 
@@ -116,48 +117,6 @@ export function renderDocument(shell: string, parts: DocumentParts, base = '/'):
   return out.replace(/\s*<noscript>[\s\S]*?<\/noscript>/, '');
 }
 
-/**
- * The demo API on a loopback port, for the loaders at build: an embedded database in a throw-away folder,
- * seeded with the demo data (or a copy of `PRERENDER_DATA_DIR`), never the developer's `.data` or a
- * `DATABASE_URL` server, so what is prerendered is the same on every machine.
- */
-async function startBuildApi(): Promise<{ origin: string; close(): Promise<void> }> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'campaign-web-prerender-'));
-  const source = process.env.PRERENDER_DATA_DIR;
-  if (source) await cp(source, dataDir, { recursive: true });
-  const config = readApiConfig({ ...process.env, DATABASE_URL: '', DATA_DIR: dataDir });
-  const { app } = await createApiApp({ config });
-  try {
-    const origin = await app.listen({ port: 0, host: '127.0.0.1' });
-    return {
-      origin,
-      close: async () => {
-        await app.close();
-        await rm(dataDir, { recursive: true, force: true });
-      },
-    };
-  } catch (error) {
-    await app.close().catch(() => undefined);
-    await rm(dataDir, { recursive: true, force: true });
-    throw error;
-  }
-}
-
-/**
- * The loaders call `fetch('/api/…')` as in the browser; at build, relative URLs go to the build's API.
- * Only for the duration of the render.
- */
-async function withApiOrigin<T>(origin: string, run: () => Promise<T>): Promise<T> {
-  const original = globalThis.fetch;
-  globalThis.fetch = (input, init) =>
-    original(typeof input === 'string' && input.startsWith('/') ? `${origin}${input}` : input, init);
-  try {
-    return await run();
-  } finally {
-    globalThis.fetch = original;
-  }
-}
-
 interface ViteManifestChunk {
   readonly file: string;
   readonly imports?: readonly string[];
@@ -203,9 +162,15 @@ export function prerenderPages({ entry, renderPlugins = [] }: PrerenderOptions):
   let base = '/';
   let buildId = '';
   let enabled = false;
+  /** The site's origin (PUBLIC_ORIGIN) for the pages' absolute URLs, from the environment or a .env file. */
+  let origin: string | undefined;
   return {
     name: 'campaign-web:prerender',
     configResolved(config) {
+      origin = originFrom(
+        'PUBLIC_ORIGIN',
+        loadEnv(config.mode, config.envDir || config.root, 'PUBLIC_ORIGIN').PUBLIC_ORIGIN,
+      );
       outDir = resolve(config.root, config.build.outDir);
       base = config.base;
       enabled = config.command === 'build' && !config.build.ssr;
@@ -220,7 +185,7 @@ export function prerenderPages({ entry, renderPlugins = [] }: PrerenderOptions):
       const manifest = JSON.parse(await readFile(join(outDir, '.vite/manifest.json'), 'utf8'));
       const api = await startBuildApi();
       try {
-        const list = (await (await fetch(`${api.origin}/api/campaigns`)).json()) as CampaignListResponse;
+        const list = (await (await fetch(`${api.apiBaseUrl}/campaigns`)).json()) as CampaignListResponse;
         const paths = prerenderPaths(routeRules, {
           '/campaign': list.campaigns.map((campaign) => String(campaign.id)),
         });
@@ -240,7 +205,7 @@ export function prerenderPages({ entry, renderPlugins = [] }: PrerenderOptions):
         });
         try {
           const renderer = (await vite.ssrLoadModule(entry)) as unknown as PageRenderer;
-          await withApiOrigin(api.origin, async () => {
+          await withBuildApi(api.apiBaseUrl, async () => {
             for (const path of paths) pages.push({ path, page: await renderer.renderPage(path, buildId) });
             failedLogin = await renderer.renderPage('/login', buildId, {
               form: 'login',
@@ -256,7 +221,8 @@ export function prerenderPages({ entry, renderPlugins = [] }: PrerenderOptions):
           await mkdir(dirname(file), { recursive: true });
           const preload = chunkFiles(manifest, page.route);
           const colorMode = forcedColorModeOf(page.route);
-          await writeFile(file, renderDocument(shell, { ...page, preload, colorMode }, base));
+          const document = renderDocument(shell, { ...page, preload, colorMode }, base);
+          await writeFile(file, withPageMeta(document, { path, image: page.image, origin }));
           await writeFile(join(dirname(file), '_payload.json'), JSON.stringify(page.payload));
         }
         // What the server answers a failed sign-in posted as a form with (api/forms.ts): `/login` with the
@@ -271,7 +237,9 @@ export function prerenderPages({ entry, renderPlugins = [] }: PrerenderOptions):
         const metaFile = join(outDir, BUILDS, 'meta', `${buildId}.json`);
         const meta = JSON.parse(await readFile(metaFile, 'utf8'));
         await writeFile(metaFile, JSON.stringify({ ...meta, prerendered: paths }));
-        console.log(`prerendered ${paths.length} pages in ${Date.now() - started} ms: ${paths.join(' ')}`);
+        console.log(
+          `prerendered ${paths.length} pages from ${api.where} in ${Date.now() - started} ms: ${paths.join(' ')}`,
+        );
       } finally {
         await api.close();
       }

@@ -1,7 +1,8 @@
 /**
  * Prerendered pages (issue 12): real content in the first HTML, with or without JavaScript; hydration that
  * keeps the server's nodes and needs no data request; `_payload.json` for client navigations, preloaded
- * about a second after load; fallbacks for bad payloads; background revalidation of campaign figures.
+ * about a second after load; fallbacks for bad payloads; background revalidation of campaign figures and of
+ * the landing page's featured campaigns.
  */
 import type { Page, Request } from '@playwright/test';
 import { CAMPAIGNS, expect, expectHydrated, LANDING_TITLE, mainHeading, pageTitleOf, test } from './fixtures';
@@ -160,8 +161,13 @@ test.describe('hydration', () => {
       await expect(page).toHaveTitle(title);
       await expect(page.getByRole('status').filter({ hasText: 'Loading campaign-web' })).toHaveCount(0);
       await page.waitForLoadState('networkidle');
-      // A campaign checks its figures once in the background (see below); no other page asks for data.
-      expect(data).toEqual(path.startsWith('/campaign/1') ? ['/api/campaigns/1'] : []);
+      // A campaign checks its figures once in the background, the landing page its featured campaigns (see
+      // below); no other page asks for data.
+      const checks: Record<string, string[]> = {
+        '/': ['/api/campaigns'],
+        '/campaign/1': ['/api/campaigns/1'],
+      };
+      expect(data).toEqual(checks[path] ?? []);
       // Sub-pixel: a clean-clone run on a loaded machine measured 0.00004 once on /campaign/1 (the figures'
       // background revalidation); any visible shift of a line of text is above 0.001.
       expect(await layoutShift(page)).toBeLessThan(0.001);
@@ -359,6 +365,33 @@ test.describe('freshness', () => {
     expect(await hydratedServerHeading(page)).toBe(true);
     expect(await page.evaluate(() => document.activeElement === document.body)).toBe(true);
     expect(await layoutShift(page)).toBe(0);
+  });
+
+  test('the landing page’s featured campaigns update in place with what changed since the build', async ({
+    page,
+  }) => {
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route(/\/api\/campaigns\?featured=1$/, async (route) => {
+      const response = await route.fetch();
+      const body = (await response.json()) as { campaigns: { id: number; raised: number }[] };
+      await held;
+      const campaigns = body.campaigns.map((campaign) =>
+        campaign.id === maple.id ? { ...campaign, raised: 11_990 } : campaign,
+      );
+      await route.fulfill({ response, json: { campaigns } });
+    });
+    await watchHydration(page);
+    await page.goto('/');
+    expect(await hydratedServerHeading(page)).toBe(true);
+    const funding = page.getByRole('meter', { name: `Funding of ${maple.title}` });
+    await expect(funding).not.toHaveAttribute('aria-valuetext', /11,990/);
+    release();
+    await expect(funding).toHaveAttribute('aria-valuetext', /^€11,990 of /);
+    expect(await hydratedServerHeading(page)).toBe(true);
+    expect(await page.evaluate(() => document.activeElement === document.body)).toBe(true);
   });
 
   test('a campaign that no longer exists shows the 404 page', async ({ page }) => {

@@ -182,3 +182,57 @@ test.describe('the production server', () => {
     expect(await server.exited).toBe(0);
   });
 });
+
+test.describe('the production server’s configuration', () => {
+  /** The built server run once with `env` and `args`; its exit code and everything it printed. */
+  function run(env: Record<string, string>, args: string[] = []) {
+    return new Promise<{ code: number | null; output: string }>((resolve) => {
+      const child = spawn(process.execPath, ['dist-server/main.mjs', ...args], {
+        env: { ...process.env, DIST_DIR: DIST, HOST: '127.0.0.1', PORT: '0', UV_THREADPOOL_SIZE: '', ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let output = '';
+      child.stdout?.on('data', (chunk) => (output += chunk));
+      child.stderr?.on('data', (chunk) => (output += chunk));
+      child.on('exit', (code) => resolve({ code, output }));
+    });
+  }
+
+  test('a bad value stops the start with exit 1 and a message naming it, every problem at once', async () => {
+    const { code, output } = await run({
+      PORT: 'abc',
+      TRUST_PROXY: 'yes',
+      HSTS: '1',
+      METRICS_TOKEN: 'short',
+    });
+    expect(code).toBe(1);
+    expect(output).toContain('Could not start the server: the configuration is not valid.');
+    expect(output).toContain('PORT="abc" is not valid: expected a whole number from 1 to 65535.');
+    expect(output).toContain('TRUST_PROXY="yes" would believe X-Forwarded-For from anyone');
+    expect(output).toContain('HSTS is no longer read: PUBLIC_ORIGIN=https://… turns on HSTS');
+    expect(output).toContain('METRICS_TOKEN is too short: 5 characters, at least 32 are needed');
+  });
+
+  test('--check-config prints the effective configuration, secrets masked, and the thread pool it sized', async () => {
+    const token = 'a-metrics-token-of-at-least-32-characters';
+    const { code, output } = await run(
+      {
+        PUBLIC_ORIGIN: 'https://campaigns.example',
+        TRUST_PROXY: '1',
+        METRICS_TOKEN: token,
+        DATABASE_URL: 'postgres://campaigns:s3cret@db:5432/campaigns',
+      },
+      ['--check-config'],
+    );
+    expect(code).toBe(0);
+    expect(output).toMatch(/^PUBLIC_ORIGIN\s+https:\/\/campaigns\.example$/m);
+    expect(output).toMatch(/^TRUST_PROXY\s+1$/m);
+    expect(output).toMatch(/^METRICS_TOKEN\s+\*+ \(set\)$/m);
+    expect(output).toMatch(/^DATABASE_URL\s+postgres:\/\/campaigns:\*+@db:5432\/campaigns$/m);
+    expect(output).toMatch(/^UV_THREADPOOL_SIZE\s+16$/m);
+    expect(output).toMatch(/^SESSION_IDLE_MINUTES\s+30 \(default\)$/m);
+    expect(output).not.toContain(token);
+    expect(output).not.toContain('s3cret');
+    expect(output).toContain('The configuration is valid.');
+  });
+});

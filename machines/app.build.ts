@@ -90,7 +90,10 @@ export const buildRegion = appSetup.extend(buildImplementations).createStateConf
             },
           },
         },
+        // `manifestSettled`: the manifest has had its say (rules and prerendered pages, or none), what link
+        // prefetching waits for (prefetchView in app.view.ts).
         ready: {
+          tags: ['manifestSettled'],
           entry: raise({ type: 'manifest.settled' }),
           on: {
             // The manifest names the prerendered pages: warm the payloads of the links on screen (once, as it
@@ -107,7 +110,7 @@ export const buildRegion = appSetup.extend(buildImplementations).createStateConf
             },
           },
         },
-        failed: { entry: raise({ type: 'manifest.settled' }) },
+        failed: { tags: ['manifestSettled'], entry: raise({ type: 'manifest.settled' }) },
       },
     },
     updates: {

@@ -31,7 +31,7 @@ export const errorsRegion = appSetup.extend(errorsImplementations).createStateCo
   on: {
     'error.raised': { target: '.screening', actions: 'assignError' },
     // A navigation settled on a page: the error page, if any, goes down (the page's arrival is navigation's).
-    'error.cleared': { target: '.none', actions: 'clearError' },
+    'page.settled': { target: '.none', actions: 'clearError' },
   },
   states: {
     none: {},

@@ -25,14 +25,16 @@ export type {
  * detection), the error page and the freshness of build-time data, as four parallel regions.
  *
  * Events in: `nav.go`, `nav.popped` (history adapter), `page.changed` (visibility/connection watcher),
- * `session.changed` (its session child), `error.raised` (a page that threw while rendering).
+ * `session.changed` (its session child), `error.raised` (a page that threw while rendering), `manifest.needed`
+ * (link prefetching wants the build manifest now).
  * Must be provided (placeholders in app.setup.ts and the region files): actors `listenToHistory`, `watchPage`, `loadPage`, `detectCrawler`,
  * `fetchManifest`, `fetchLatestBuild`, `claimReload` and the session machine's actors; actions
  * `updateAddressBar`, `loadDocument`, `logSuppressedError`, `reportRejectedTarget`, `logManifestFetchError`,
  * `logManifestMatcherError`, `notifyUpdateAvailable`, `preloadPayloads`; actor `revalidatePage`; guard
  * `isSlowConnection`. Input `initial` boots it on a prerendered page (settled, for hydration).
  * Tags out: `booting` (no page yet), `busy` (a navigation is pending), `slow` (and it is taking long),
- * `error` (the error page replaces the layout), `updatePending` (a newer build is out).
+ * `error` (the error page replaces the layout), `updatePending` (a newer build is out), `manifestSettled` (the
+ * build manifest has loaded or failed).
  * Children: `session` (system id `session`), `toaster` (system id `toaster`; provide a configured one),
  * `colorMode` (system id `colorMode`; told each settled page's forced mode with `route.forced`).
  */

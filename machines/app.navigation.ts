@@ -165,7 +165,7 @@ export const navigationRegion = navigationSetup.createStateConfig({
     'session.changed': { actions: 'assignSession' },
     // The navigation settled on a page (its commit raised this): the page arrives. This region's actions
     // run before the errors region takes the error page down, which touches no effect.
-    'error.cleared': [
+    'page.settled': [
       {
         guard: 'isLaterPage',
         actions: [

@@ -31,7 +31,8 @@ export type AppEvent =
   | { type: 'page.changed'; visible: boolean; online: boolean }
   | SessionReport
   | { type: 'error.raised'; error: AppError }
-  | { type: 'error.cleared' }
+  /** Raised by the navigation that put a page on screen (not an error page): it has arrived. */
+  | { type: 'page.settled' }
   | { type: 'manifest.needed' }
   | { type: 'manifest.settled' };
 
@@ -176,7 +177,7 @@ export const appSetup = setup({
     announceOutcome: raise((_, params: { error: AppError | null }) =>
       params.error
         ? { type: 'error.raised' as const, error: params.error }
-        : { type: 'error.cleared' as const },
+        : { type: 'page.settled' as const },
     ),
   },
   guards: {

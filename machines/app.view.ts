@@ -23,6 +23,8 @@ export interface AppView {
   readonly error: AppError | null;
   /** The committed navigation: the page, its data and its title. */
   readonly current: CommittedNavigation | null;
+  /** The path of the page on screen (a link to it is the current page); `undefined` before the first. */
+  readonly currentPath: string | undefined;
   /**
    * Path and query, not navigation count or #fragment: re-checking the page on screen (a session change
    * runs the guards again for it) or moving to an anchor must not remount it and lose what was typed.
@@ -50,6 +52,7 @@ export function appView(snapshot: AppSnapshot): AppView {
     slow: snapshot.hasTag('slow'),
     error,
     current: snapshot.context.current,
+    currentPath: currentPathOf(snapshot),
     pageKey: location ? `${location.pathname}${location.search}` : '',
     documentTitle: documentTitleOf(snapshot.context, error),
   };
@@ -60,21 +63,35 @@ export function currentPathOf(snapshot: AppSnapshot): string | undefined {
   return snapshot.context.current?.location.pathname;
 }
 
-/** What link prefetching needs: the paths this build prerendered (from its manifest) and the build's id. */
-export function prefetchTargetsOf(snapshot: AppSnapshot): {
+export interface PrefetchView {
+  /** The paths this build prerendered (from its manifest); `null` when the manifest named none or failed. */
   readonly prerendered: readonly string[] | null;
   readonly buildId: string;
-} {
+}
+
+/**
+ * What link prefetching needs, once the build manifest has had its say (tag `manifestSettled`: loaded or
+ * failed); `null` before, when a payload's prefetch must wait or ask for it (`needManifest`).
+ */
+export function prefetchView(snapshot: AppSnapshot): PrefetchView | null {
+  if (!snapshot.hasTag('manifestSettled')) return null;
   return { prerendered: snapshot.context.prerendered, buildId: snapshot.context.build.id };
 }
 
+/** What components may ask of the app machine; `useAppCommands()` (src/ui/appActor.ts) hands them out. */
 export interface AppCommands {
   /** Open an app path (a link, or code); the machine decides whether and how the URL changes. */
   go(to: string, options?: { readonly replace?: boolean }): void;
+  /** A page threw while rendering: the machine shows the error page (or, for a crawler, logs it). */
+  reportRenderError(error: AppError): void;
+  /** Link prefetching wants the build manifest's word now, not at the preload delay. */
+  needManifest(): void;
 }
 
 export function appCommands(send: (event: AppEvent) => void): AppCommands {
   return {
     go: (to, options) => send({ type: 'nav.go', to, ...(options?.replace ? { replace: true } : {}) }),
+    reportRenderError: (error) => send({ type: 'error.raised', error }),
+    needManifest: () => send({ type: 'manifest.needed' }),
   };
 }

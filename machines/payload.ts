@@ -82,6 +82,15 @@ export interface RenderedPage {
   readonly payload: PagePayload;
   /** The route, whose page chunk the HTML preloads (the browser needs it before it can hydrate). */
   readonly route: string;
+  /** The picture a link preview shows (Open Graph), when the page has one: a campaign's. */
+  readonly image?: PreviewImage;
+}
+
+/** A page's preview picture: a same-origin URL of the image endpoint and the size it is rendered at. */
+export interface PreviewImage {
+  readonly url: string;
+  readonly width: number;
+  readonly height: number;
 }
 export interface PageRenderer {
   /** With `formState`, the page as the server answers a failed form post (the failure template). */

@@ -58,6 +58,9 @@ export const routes: readonly RouteRecord[] = [
     layout: 'default',
     guards: [],
     requiresAuth: false,
+    // The featured campaigns and their figures change after the build, and a deployment's first build may have
+    // had none of its own data to show.
+    revalidate: true,
   },
   {
     name: 'home',

@@ -25,8 +25,9 @@ import { routeRules, rulesFor } from '../machines/routeRules.ts';
 import { parseLocation } from '../machines/routes.ts';
 import { visibleText } from '../machines/untrustedText.ts';
 import { demoApiAdapter } from './demoApiAdapter.ts';
+import { isFileLikePath } from './fileLikePaths.ts';
 import { handleIconRequest, ICON_ENDPOINT } from './icons.ts';
-import { createImageServer, IMAGE_CACHE_DEFAULTS, IMAGE_ENDPOINT } from './images.ts';
+import { createImageServer, IMAGE_CACHE_DEFAULTS, IMAGE_ENDPOINT, renderSlots } from './images.ts';
 import { hashesOfBuild } from './inlineHashes.ts';
 import {
   installMetrics,
@@ -82,11 +83,14 @@ export interface ServerOptions {
   database?: OpenDatabase;
 }
 
+/** Static hosts' files (build/crawlerFiles.ts, `_headers`): this server has its own rules. */
+const HOST_FILES = new Set(['_headers', '_redirects', '404.html']);
+
 /** Files of the build that are never served: source maps, dotfiles (Vite's `.vite/` manifest), host config. */
 function isPrivate(relative: string): boolean {
   return (
     relative.endsWith('.map') ||
-    relative === '_headers' ||
+    HOST_FILES.has(relative) ||
     relative.split('/').some((segment) => segment.startsWith('.'))
   );
 }
@@ -405,7 +409,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   const images = createImageServer({
     dir: options.imagesDir,
     cacheDir: options.imageCacheDir,
-    maxRendersInFlight: options.maxRendersInFlight ?? IMAGE_CACHE_DEFAULTS.maxRendersInFlight,
+    maxRendersInFlight: options.maxRendersInFlight ?? renderSlots(),
     maxRendersQueued: IMAGE_CACHE_DEFAULTS.maxRendersQueued,
     log: consoleLike(app.log),
   });
@@ -443,7 +447,13 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
         relative === '' || relative.endsWith('/') ? `${relative}index.html` : `${relative}/index.html`;
       if (files.has(page) && page !== shell) return sendBuildFile(reply, page);
       // Missing build files are real 404s: chunk-load recovery tells a new deploy from a broken network by it.
-      if (relative.startsWith('assets/') || relative.startsWith('_app/') || isPrivate(relative)) {
+      // So is any path that names a file the app would never route (`/robots.txt`, `/favicon.ico`).
+      if (
+        relative.startsWith('assets/') ||
+        relative.startsWith('_app/') ||
+        isPrivate(relative) ||
+        isFileLikePath(relative)
+      ) {
         return plain(reply, 404, 'Not found.');
       }
       if (!isDocumentRequest(request)) return plain(reply, 404, 'Not found.');

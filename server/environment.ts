@@ -16,6 +16,9 @@ export const SERVER_ENVIRONMENT = {
   METRICS_PORT: whole('a port for Prometheus metrics alone (off when unset)', 0, { min: 1, max: 65_535 }),
   METRICS_HOST: text('the interface the metrics port listens on', '127.0.0.1'),
   METRICS_TOKEN: secret('bearer token that opens /metrics on the site’s port (at least 32 characters)'),
+  UV_THREADPOOL_SIZE: whole('libuv threads for files, hashes and image renders (half go to renders)', 16, {
+    max: 1024,
+  }),
   VITE_API_BASE_URL: text('the API address the CSP allows, if not the one the build had', null),
   ...API_ENVIRONMENT,
 } as const;

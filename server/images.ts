@@ -218,9 +218,17 @@ export interface ImageServerOptions {
 
 export const IMAGE_CACHE_DEFAULTS = {
   maxBytes: 256 * 1024 * 1024,
-  maxRendersInFlight: 4,
   maxRendersQueued: 32,
 } as const;
+
+/**
+ * Renders at once: half of libuv's thread pool. A sharp render holds a pool thread for its whole length, and
+ * static files are read on the same pool, so the other half is always free for them (UV_THREADPOOL_SIZE, 16 as
+ * server/main.ts sets it: 8 renders; Node's default of 4: 2).
+ */
+export function renderSlots(poolSize = Number(process.env.UV_THREADPOOL_SIZE) || 4): number {
+  return Math.max(1, Math.floor(Math.min(poolSize, 1024) / 2));
+}
 
 /**
  * Rendered variants on disk, named by a hash of source, its mtime and the modifiers, bounded in bytes. The

@@ -1,110 +1,15 @@
 /**
- * `npm start` / `npm run serve`: serves the production build. Built to dist-server/main.mjs by
- * vite.server.config.ts. Every environment variable is read through one schema (server/environment.ts); a bad
- * value stops the start with a message naming it. `--check-config` prints the effective configuration, secrets
- * masked, and exits (1 if it is not valid).
+ * `npm start` / `npm run serve`: the production server's entry (dist-server/main.mjs, and in the artifact
+ * .output/server/index.mjs). It only sizes libuv's thread pool before anything
+ * can start it, then loads the server (./start.ts). File reads, argon2id hashes and image renders all run on that
+ * pool; with Node's default of 4 threads, a few image renders left static files waiting for seconds (issue 31).
+ * The server leaves half the pool to files (server/images.ts renderSlots). UV_THREADPOOL_SIZE set outside wins.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import closeWithGrace from 'close-with-grace';
-import { apiConfigFrom } from '../api/config.ts';
-import { ConfigError, describeEnvironment } from '../api/environment.ts';
-import { buildServer } from './app.ts';
-import { readServerEnvironment, SERVER_ENVIRONMENT, type ServerEnvironment } from './environment.ts';
-import { metricsConfigFrom } from './metrics.ts';
-import { BUILD_ENV_FILE, ICON_FALLBACK_URL } from './securityHeaders.ts';
+import { serverLayout } from './layout.ts';
 
-/** Both server/main.ts and dist-server/main.mjs sit one folder below the project root. */
-const root = fileURLToPath(new URL('..', import.meta.url));
+export const DEFAULT_THREADPOOL_SIZE = 16;
 
-if (process.argv.includes('--check-config')) {
-  try {
-    const rows = describeEnvironment(SERVER_ENVIRONMENT, process.env);
-    const width = Math.max(...rows.map((row) => row.name.length));
-    for (const row of rows)
-      console.log(`${row.name.padEnd(width)}  ${row.value}\n${' '.repeat(width + 2)}${row.doc}`);
-    console.log('\nThe configuration is valid.');
-    process.exit(0);
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    console.error(`The configuration is not valid:\n${error.message}`);
-    process.exit(1);
-  }
-}
-
-let env: ServerEnvironment;
-try {
-  env = readServerEnvironment();
-} catch (error) {
-  if (!(error instanceof ConfigError)) throw error;
-  console.error(`Could not start the server: the configuration is not valid.\n${error.message}`);
-  process.exit(1);
-}
-
-const port = env.PORT;
-const host = env.HOST;
-const dataDir = path.resolve(env.DATA_DIR);
-const distDir = path.resolve(env.DIST_DIR ?? path.join(root, 'dist'));
-
-/** The API address the build used (build/finalizeBuild.ts), so connect-src follows it; the environment wins. */
-function builtApiBaseUrl(): string | undefined {
-  try {
-    const { apiBaseUrl } = JSON.parse(readFileSync(path.join(distDir, BUILD_ENV_FILE), 'utf8'));
-    return typeof apiBaseUrl === 'string' ? apiBaseUrl : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Fails with one line, not a stack: a missing build, an unreadable data folder, a database that will not open. */
-async function start() {
-  if (!existsSync(path.join(distDir, 'index.html'))) {
-    console.error(`No production build in ${distDir}: run \`npm run build\` first.`);
-    process.exit(1);
-  }
-  const api = apiConfigFrom({ ...env, DATA_DIR: dataDir });
-  try {
-    return await buildServer({
-      distDir,
-      dataDir,
-      imagesDir: path.join(root, 'api/fixtures/images'),
-      imageCacheDir: path.resolve(env.IMAGE_CACHE_DIR ?? path.join(dataDir, 'image-cache')),
-      headers: {
-        apiBaseUrl: env.VITE_API_BASE_URL ?? builtApiBaseUrl(),
-        iconFallbackUrl: ICON_FALLBACK_URL,
-        hsts: api.secureCookie,
-      },
-      logger: { level: env.LOG_LEVEL },
-      trustProxy: env.TRUST_PROXY,
-      publicOrigin: api.publicOrigin,
-      api,
-      metrics: metricsConfigFrom(env),
-    });
-  } catch (error) {
-    console.error(`Could not start the server: ${(error as Error).message}`);
-    process.exit(1);
-  }
-}
-
-const app = await start();
-
-// SIGTERM/SIGINT: stop accepting, let in-flight requests finish within the grace period, then exit 0. A second
-// signal, or the grace period running out, exits 1 at once.
-closeWithGrace({ delay: env.SHUTDOWN_GRACE_MS }, async ({ signal, err }) => {
-  if (err) app.log.error({ err }, 'shutting down after an error');
-  else app.log.info({ signal }, 'shutting down');
-  await app.close();
-});
-
-try {
-  await app.listen({ port, host });
-} catch (error) {
-  const code = (error as { code?: string }).code;
-  if (code === 'EADDRINUSE')
-    console.error(`Port ${port} on ${host} is already in use: stop what holds it, or set PORT.`);
-  else if (code === 'EACCES')
-    console.error(`Not allowed to listen on port ${port} on ${host}: set PORT above 1023.`);
-  else console.error(`Could not start the server: ${(error as Error).message}`);
-  process.exit(1);
-}
+process.env.UV_THREADPOOL_SIZE ||= String(DEFAULT_THREADPOOL_SIZE);
+const { startServer } = await import('./start.ts');
+// This module is the entry: in the artifact it is .output/server/index.mjs, which is how the layout is told.
+await startServer(serverLayout(import.meta.url));

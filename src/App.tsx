@@ -4,7 +4,7 @@ import { css } from '../styled-system/css';
 import { DefaultLayout } from './layouts/default';
 import { ErrorView } from './pages/errorView';
 import { loadedPage } from './pages/registry';
-import { AppActor, useAppView } from './ui/appActor';
+import { useAppCommands, useAppView } from './ui/appActor';
 import { ErrorBoundary } from './ui/ErrorBoundary';
 import { LoadingBar } from './ui/LoadingBar';
 import { RouteAnnouncer } from './ui/RouteAnnouncer';
@@ -31,7 +31,7 @@ function BootStatus() {
 
 /** Renders the app machine: the error page instead of everything, or the layout with the current page. */
 export function App() {
-  const app = AppActor.useActorRef();
+  const { reportRenderError } = useAppCommands();
   const view = useAppView();
   return (
     <>
@@ -42,10 +42,7 @@ export function App() {
         <BootStatus />
       ) : (
         <DefaultLayout>
-          <ErrorBoundary
-            key={view.pageKey}
-            onError={(thrown) => app.send({ type: 'error.raised', error: thrown })}
-          >
+          <ErrorBoundary key={view.pageKey} onError={reportRenderError}>
             <CurrentPage current={view.current} />
           </ErrorBoundary>
         </DefaultLayout>

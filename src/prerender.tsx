@@ -17,13 +17,14 @@ import {
 } from '../machines/app.machine';
 import { bootPage } from '../machines/app.utils';
 import { appView } from '../machines/app.view';
-import type { PageRenderer, RenderedPage } from '../machines/payload';
+import type { PageRenderer, PreviewImage, RenderedPage } from '../machines/payload';
 import { routes } from '../machines/routes';
 import { config } from './config';
 import { importPage } from './pages/registry';
 import { appInputFrom } from './platform/app';
 import { createBrowserColorMode } from './platform/colorMode';
 import { provideFormState } from './platform/formState';
+import { imageUrl } from './platform/images';
 import { browserSessionMachine } from './platform/session';
 import { createBrowserToaster } from './platform/toaster';
 import { Root } from './Root';
@@ -91,11 +92,24 @@ export const renderPage: PageRenderer['renderPage'] = async (
   }
   // The machine's own answer, as the browser shows it: an actor that is created but never started.
   const title = appView(createActor(buildTimeApp, { input }).getSnapshot()).documentTitle;
+  const image = definition.image?.(data);
   return {
     html,
     title,
     description: definition.description?.(data) ?? null,
     payload: { buildId, path, ...(definition.loader ? { data } : {}) },
     route: page.route,
+    ...(image ? { image: previewImage(image) } : {}),
   };
 };
+
+/**
+ * The size link previews show a page's picture at: the 1.91:1 that Open Graph's consumers (Facebook, LinkedIn,
+ * Slack, X's large card) crop to, at the width they ask for. JPEG, which every one of them reads.
+ */
+const PREVIEW_IMAGE = { width: 1200, height: 630 } as const;
+
+function previewImage(source: string): PreviewImage {
+  const { width, height } = PREVIEW_IMAGE;
+  return { url: imageUrl(source, { width, height, fit: 'cover', format: 'jpeg' }), width, height };
+}

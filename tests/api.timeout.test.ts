@@ -135,3 +135,42 @@ describe('build files (update detection)', () => {
     expect(result.error).toMatchObject({ name: 'TimeoutError' });
   });
 });
+
+/**
+ * A server that sends its headers, then stalls in the body: the body fails only when the request's signal aborts,
+ * as a real fetch's body does. The timeout must cover the body too, not only the wait for the headers.
+ */
+function stallsAfterHeaders() {
+  return vi.fn(async (_url: unknown, init?: RequestInit) => {
+    const signal = init?.signal ?? undefined;
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        signal?.addEventListener('abort', () => controller.error(signal.reason), { once: true });
+      },
+    });
+    return new Response(body, { headers: { 'content-type': 'application/json' } });
+  });
+}
+
+describe('a body that stalls after the headers', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
+
+  it('times out in the API client, as a server that never answers does', async () => {
+    const request = createApiClient({ baseURL: '/api', timeoutMs: 1_000, fetch: stallsAfterHeaders() });
+    const result = outcome(request('/campaigns'));
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(result.error).toMatchObject({ kind: 'timeout', message: TIMEOUT_MESSAGE });
+  });
+
+  it('times out when a build file is read', async () => {
+    const { fetchJson } = await import('../src/platform/build');
+    vi.stubGlobal('fetch', stallsAfterHeaders());
+    const result = outcome(fetchJson('/_app/builds/latest.json', new AbortController().signal, 'no-store'));
+    await vi.advanceTimersByTimeAsync(config.apiTimeoutMs);
+    expect(result.error).toMatchObject({ name: 'TimeoutError' });
+  });
+});

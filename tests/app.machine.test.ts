@@ -482,14 +482,37 @@ describe('app machine: prerendered pages', () => {
   const withPrerendered = { ...testManifest, prerendered: ['/', '/campaign/1'] };
 
   it('boots settled on the prerendered page with its data: nothing to load, the first location not reported', async () => {
-    const app = await startApp({ manifest: 'manual', input: { initial: { fullPath: '/', data: built } } });
+    const app = await startApp({
+      manifest: 'manual',
+      input: { initial: { fullPath: '/login', data: built } },
+    });
     const snapshot = app.actor.getSnapshot();
     expect(snapshot.matches({ navigation: 'idle', freshness: 'idle' })).toBe(true);
     expect(snapshot.hasTag('booting')).toBe(false);
-    expect(snapshot.context.current).toMatchObject({ route: 'index', fullPath: '/', data: built, key: 1 });
+    expect(snapshot.context.current).toMatchObject({
+      route: 'login',
+      fullPath: '/login',
+      data: built,
+      key: 1,
+    });
     expect(app.historyStarts).toEqual([{ reportStart: false }]);
     expect(app.loads).toHaveLength(0);
     expect(app.revalidations).toHaveLength(0);
+  });
+
+  it('boots on the prerendered landing page and checks its featured campaigns again at once', async () => {
+    const app = await startApp({ manifest: 'manual', input: { initial: { fullPath: '/', data: built } } });
+    const snapshot = app.actor.getSnapshot();
+    expect(snapshot.matches({ navigation: 'idle', freshness: 'revalidating' })).toBe(true);
+    expect(snapshot.context.current).toMatchObject({ route: 'index', data: built, stale: true, key: 1 });
+    expect(app.loads).toHaveLength(0);
+    expect(app.revalidations.map((check) => check.input)).toEqual([
+      { route: 'index', params: {}, fullPath: '/' },
+    ]);
+    const fresh = { featured: [] };
+    app.revalidations[0]?.resolve({ data: fresh });
+    await flush();
+    expect(app.actor.getSnapshot().context.current).toMatchObject({ data: fresh, stale: false, key: 1 });
   });
 
   it('tells the colour mode at creation what the page it boots on forces, so the first render shows it', async () => {
@@ -570,9 +593,18 @@ describe('app machine: prerendered pages', () => {
     expect(app.revalidations[0]?.signal.aborted).toBe(true);
     app.loads.at(-1)?.resolve({ data: [], fromPayload: true });
     await flush();
-    // The landing page does not declare `revalidate`: its build data stays.
-    expect(app.actor.getSnapshot().context.current).toMatchObject({ route: 'index', stale: false });
-    expect(app.revalidations).toHaveLength(1);
+    // The landing page's featured campaigns are checked again too.
+    expect(app.actor.getSnapshot().context.current).toMatchObject({ route: 'index', stale: true });
+    expect(app.revalidations.map((check) => check.input.fullPath)).toEqual(['/campaign/1/?x=1', '/']);
+    app.send({ type: 'nav.go', to: '/campaign/components/info' });
+    app.loads.at(-1)?.resolve({ data: undefined, fromPayload: true });
+    await flush();
+    // The gallery does not declare `revalidate`: its build data stays.
+    expect(app.actor.getSnapshot().context.current).toMatchObject({
+      route: 'campaignComponentsInfo',
+      stale: false,
+    });
+    expect(app.revalidations).toHaveLength(2);
   });
 
   it('preloads the payloads of the prerendered pages when the manifest arrives, not on slow-2g', async () => {
@@ -665,7 +697,7 @@ describe('app machine: generated paths', () => {
     afterEvent('nextUpdateCheck', 'build.updates.waiting'),
     { type: 'xstate.done.actor.checkForUpdate', output: newer },
     { type: 'error.raised', error: createAppError({ message: 'render failed', fatal: true }) },
-    { type: 'error.cleared' },
+    { type: 'page.settled' },
   ];
 
   /** The build region on its own: manifest and update checks. */

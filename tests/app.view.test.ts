@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { documentTitleOf, errorDocumentTitle } from '../machines/app.utils';
-import { appCommands, appView, currentPathOf, prefetchTargetsOf } from '../machines/app.view';
+import { appCommands, appView, currentPathOf, prefetchView } from '../machines/app.view';
 import { createAppError } from '../machines/errors';
-import { flush, startApp } from './support/appHarness';
+import { flush, startApp, testManifest } from './support/appHarness';
 
 async function signedOutApp(options: Parameters<typeof startApp>[0] = {}) {
   const app = await startApp(options);
@@ -20,6 +20,7 @@ describe('app view', () => {
       slow: false,
       error: null,
       current: null,
+      currentPath: undefined,
       pageKey: '',
       documentTitle: 'campaign-web',
     });
@@ -35,6 +36,7 @@ describe('app view', () => {
       pageShown: true,
       error: null,
       pageKey: '/campaign/1?tab=a',
+      currentPath: '/campaign/1',
     });
     expect(view.current).toMatchObject({ route: 'campaign', title: 'Garden', data: { id: 1 } });
     expect(view.documentTitle).toBe('Garden | campaign-web');
@@ -126,21 +128,47 @@ describe('app view selectors and commands', () => {
     const { go } = appCommands((event) => sent.push(event));
     go('/campaign/1');
     go('/login', { replace: true });
-    expect(sent).toEqual([
+    go('/home', { replace: false });
+    expect(sent).toStrictEqual([
       { type: 'nav.go', to: '/campaign/1' },
       { type: 'nav.go', to: '/login', replace: true },
+      { type: 'nav.go', to: '/home' },
     ]);
   });
 
-  it('reads the current path and the prefetch targets', async () => {
+  it('reportRenderError raises the error; needManifest asks for the manifest', () => {
+    const sent: unknown[] = [];
+    const { reportRenderError, needManifest } = appCommands((event) => sent.push(event));
+    const error = createAppError({ statusCode: 500, message: 'render failed', fatal: true });
+    reportRenderError(error);
+    needManifest();
+    expect(sent).toStrictEqual([{ type: 'error.raised', error }, { type: 'manifest.needed' }]);
+  });
+
+  it('reads the current path', async () => {
     const app = await signedOutApp();
     expect(currentPathOf(app.actor.getSnapshot())).toBeUndefined();
     app.send({ type: 'nav.popped', to: '/campaign/1' });
     await app.finishLoad({ id: 1 }, 'Garden');
     expect(currentPathOf(app.actor.getSnapshot())).toBe('/campaign/1');
-    expect(prefetchTargetsOf(app.actor.getSnapshot())).toEqual({
-      prerendered: app.actor.getSnapshot().context.prerendered,
-      buildId: app.actor.getSnapshot().context.build.id,
+  });
+
+  it('has no prefetch view until the manifest has loaded, then its prerendered pages and the build', async () => {
+    const app = await signedOutApp({ manifest: 'manual' });
+    expect(prefetchView(app.actor.getSnapshot())).toBeNull();
+    app.send({ type: 'manifest.needed' });
+    expect(prefetchView(app.actor.getSnapshot())).toBeNull();
+    await app.answerManifest({ ...testManifest, prerendered: ['/campaign/1'] });
+    expect(prefetchView(app.actor.getSnapshot())).toEqual({
+      prerendered: ['/campaign/1'],
+      buildId: 'build-1',
     });
+  });
+
+  it('has a prefetch view without prerendered pages once the manifest has failed', async () => {
+    const app = await signedOutApp({ manifest: 'manual' });
+    app.send({ type: 'manifest.needed' });
+    await app.failManifest(new Error('offline'));
+    expect(prefetchView(app.actor.getSnapshot())).toEqual({ prerendered: null, buildId: 'build-1' });
   });
 });

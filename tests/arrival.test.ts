@@ -130,3 +130,21 @@ describe('the live region the view renders', () => {
     expect(document.querySelector('[aria-live]')?.textContent).toBe('Profile');
   });
 });
+
+describe('the heading arrival focuses', () => {
+  it('is made focusable by script, out of the tab order: a page need not mark it', () => {
+    document.body.innerHTML = '<main><h1>Campaigns</h1><a href="/campaign/1">First</a></main>';
+    const heading = document.querySelector<HTMLElement>('main h1') as HTMLElement;
+    arriveAtPage('Campaigns');
+    pageRendered();
+    expect(heading.getAttribute('tabindex')).toBe('-1');
+    expect(document.activeElement).toBe(heading);
+  });
+
+  it('keeps a tabindex the page gave it', () => {
+    document.body.innerHTML = '<main><h1 tabindex="0">Campaigns</h1></main>';
+    arriveAtPage('Campaigns');
+    pageRendered();
+    expect(document.querySelector('main h1')?.getAttribute('tabindex')).toBe('0');
+  });
+});

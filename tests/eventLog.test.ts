@@ -49,7 +49,7 @@ const appLike = setup({
       | { type: 'nav.go'; to: string; [field: string]: unknown }
       | { type: 'error.raised'; error: AppError }
       | { type: 'error.screened' }
-      | { type: 'error.cleared' }
+      | { type: 'page.settled' }
       | { type: 'error.lost' }
       | { type: 'echo' },
   },
@@ -85,7 +85,7 @@ const appLike = setup({
     screening: { on: { 'error.screened': 'errorShown' } },
     errorShown: {
       tags: 'error',
-      on: { 'error.cleared': { target: 'idle', actions: assign({ error: null }) } },
+      on: { 'page.settled': { target: 'idle', actions: assign({ error: null }) } },
     },
     // Not a state of the app: a view tagged as an error with no error in the context.
     errorWithoutError: { tags: 'error' },
@@ -182,10 +182,10 @@ describe('the recorded history', () => {
   it('keeps the newest events up to the limit, counting those it let go', async () => {
     const { log, start } = await record({ config: { ...config, maxEvents: 3 } });
     const app = start();
-    for (const to of ['/a', '/b', '/c']) app.send({ type: 'error.cleared', to } as never);
+    for (const to of ['/a', '/b', '/c']) app.send({ type: 'page.settled', to } as never);
     expect(log.events.map((event) => event.to)).toEqual(['/a', '/b', '/c']);
     expect(log.dropped).toBe(0);
-    for (const to of ['/d', '/e']) app.send({ type: 'error.cleared', to } as never);
+    for (const to of ['/d', '/e']) app.send({ type: 'page.settled', to } as never);
     expect(log.events.map((event) => event.to)).toEqual(['/c', '/d', '/e']);
     expect(log.dropped).toBe(2);
   });
@@ -193,7 +193,7 @@ describe('the recorded history', () => {
   it("starts a new history when a new app actor starts (React's strict mode starts one twice)", async () => {
     const { log, start } = await record({ config: { ...config, maxEvents: 1 } });
     const first = start();
-    first.send({ type: 'error.cleared' });
+    first.send({ type: 'page.settled' });
     first.send({ type: 'error.screened' });
     expect(log.dropped).toBe(1);
     const second = start();
@@ -214,7 +214,7 @@ describe('error reports', () => {
     expect(sent).not.toHaveBeenCalled();
     app.send({ type: 'error.screened' });
     // What happens after the error is not part of its report, even before the reporter has loaded.
-    app.send({ type: 'error.cleared' });
+    app.send({ type: 'page.settled' });
     await vi.dynamicImportSettled();
     expect(sent).toHaveBeenCalledTimes(1);
     const [report] = reports();
@@ -237,7 +237,7 @@ describe('error reports', () => {
     app.send({ type: 'echo' });
     await vi.dynamicImportSettled();
     expect(sent).toHaveBeenCalledTimes(1);
-    app.send({ type: 'error.cleared' });
+    app.send({ type: 'page.settled' });
     showError(app, errorOf('Boom again'));
     await vi.dynamicImportSettled();
     expect(reports().map((report) => report.error?.message)).toEqual(['Boom', 'Boom again']);
@@ -248,7 +248,7 @@ describe('error reports', () => {
     const app = start();
     for (const message of ['One', 'Two', 'Three']) {
       showError(app, errorOf(message));
-      app.send({ type: 'error.cleared' });
+      app.send({ type: 'page.settled' });
       await vi.dynamicImportSettled();
     }
     expect(reports().map((report) => report.error?.message)).toEqual(['One', 'Two']);

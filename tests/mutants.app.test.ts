@@ -1,6 +1,6 @@
 /**
- * Behaviour of the app machine that the mutation run found untested: each test here fails under at least one
- * mutant that survived the full Stryker run (see mutation-survivors/app.*.json for the ones that may live).
+ * Behaviour of the app machine that the mutation run found untested: each test here fails under a mutant that
+ * survived the full Stryker run (the ones that may live: scripts/mutation/survivors/machines/app.*.json).
  */
 import { describe, expect, it } from 'vitest';
 import type { RouteGuard } from '../machines/guards';

@@ -83,7 +83,7 @@ const APP_EVENT_TYPES: Record<AppEvent['type'], true> = {
   'page.changed': true,
   'session.changed': true,
   'error.raised': true,
-  'error.cleared': true,
+  'page.settled': true,
   'manifest.needed': true,
   'manifest.settled': true,
 };
@@ -253,7 +253,7 @@ const KEPT_PER_TYPE: Record<string, Record<string, unknown>> = {
       path: SCRUBBED_PATH,
     },
   },
-  'error.cleared': {},
+  'page.settled': {},
   'manifest.needed': {},
   'manifest.settled': {},
   // The crawler check answers with a boolean; an object is not one.

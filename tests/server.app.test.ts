@@ -57,6 +57,8 @@ beforeAll(async () => {
   await put('favicon.svg', '<svg xmlns="http://www.w3.org/2000/svg"/>');
   await put('.vite/manifest.json', '{}');
   await put('_headers', '/*\n');
+  await put('_redirects', '/home /200.html 200\n');
+  await put('404.html', SHELL);
   await writeFile(path.join(root, 'secret.txt'), 'outside the build');
   await precompress(dist);
   app = await buildServer({
@@ -173,8 +175,43 @@ describe('documents and missing files', () => {
   });
 
   it('never serves source maps, dotfiles or the host config', async () => {
-    for (const url of ['/assets/index-abc.js.map', '/.vite/manifest.json', '/_headers']) {
+    for (const url of [
+      '/assets/index-abc.js.map',
+      '/.vite/manifest.json',
+      '/_headers',
+      '/_redirects',
+      '/404.html',
+    ]) {
       expect((await get(url)).statusCode, url).toBe(404);
+    }
+  });
+
+  it('a missing file the app would never route is a 404 to a browser too, not the app (no soft 404)', async () => {
+    for (const url of [
+      '/robots.txt',
+      '/sitemap.xml',
+      '/favicon.ico',
+      '/apple-touch-icon.png',
+      '/campaign/1/photo.JPG',
+      '/wp-login.php',
+      '/static/app.js',
+      '/site.webmanifest',
+      '/campaign/1/index.html.map',
+    ]) {
+      const response = await get(url, { accept: '*/*' });
+      expect(response.statusCode, url).toBe(404);
+      expect(response.headers['content-type'], url).toMatch(/^text\/plain/);
+      expect(response.body, url).toBe('Not found.');
+    }
+    // A file of the build with such a name is still served.
+    expect((await get('/favicon.svg', { accept: '*/*' })).statusCode).toBe(200);
+  });
+
+  it('a page address that only looks like a file name still reaches the app, which shows its 404', async () => {
+    for (const url of ['/campaign/1.5', '/campaign/components.', '/home.backup', '/v1.2/campaigns']) {
+      const response = await get(url, html);
+      expect(response.statusCode, url).toBe(200);
+      expect(response.body, url).toBe(SHELL);
     }
   });
 

@@ -56,6 +56,18 @@ describe('parseFormBody and fillLoginTemplate', () => {
   });
 });
 
+describe('fillLoginTemplate and replacement patterns', () => {
+  it("puts `$&`, `$'`, `` $` `` and `$1` in an email or a message into the page as they were typed", () => {
+    const typed = "a$&b$'c$`d$1e$$f@example.com";
+    const page = TEMPLATE;
+    const html = fillLoginTemplate(page, { form: 'login', error: `Wrong $& for $'x'`, email: typed });
+    expect(html.match(/<!doctype html>/g)).toHaveLength(1);
+    expect(html).toContain(`value="${typed.replaceAll('&', '&#38;').replaceAll("'", '&#39;')}"`);
+    expect(html).toContain('<div role="alert">Wrong $&#38; for $&#39;x&#39;</div>');
+    expect(html.length).toBeLessThan(page.length + 400);
+  });
+});
+
 describe.each(backends())('form routes on %s', (kind) => {
   const database = useTestDatabase(kind);
   let api: ApiClient;
@@ -329,6 +341,43 @@ describe.each(backends())('form routes on %s', (kind) => {
       expect(refused.headers['cache-control']).toBe('no-store');
       expect(refused.body).toBe(message);
     }
+  });
+
+  it('takes each form’s post on its page’s path with a trailing slash too', async () => {
+    const signedIn = await post(
+      '/login/?redirect=%2Fprofile',
+      form({ email: 'demo@example.com', password: 'demo-password' }),
+    );
+    expect(signedIn.statusCode).toBe(303);
+    expect(signedIn.headers.location).toBe('/profile');
+    const cookie = String(signedIn.headers['set-cookie']).split(';')[0] ?? '';
+    expect((await post('/profile/', form({ displayName: 'Slash' }), {}, cookie)).statusCode).toBe(303);
+    expect((await post('/logout/', '', {}, cookie)).statusCode).toBe(303);
+    const failed = await post('/login/', form({ email: 'demo@example.com', password: 'wrong' }));
+    expect(failed.statusCode).toBe(401);
+    expect(failed.headers['content-type']).toBe('text/html; charset=utf-8');
+  });
+
+  it('refuses a display name with direction marks or zero-width spaces, by form and by JSON alike', async () => {
+    const cookie = await api.signIn();
+    const message =
+      'Display name must not contain invisible formatting characters (direction marks or zero-width spaces).';
+    for (const name of ['Sam\u202e\u200bX', 'Sam\u200fX', 'A\u2066B\u2069', 'zero\u200bwidth', 'b\ufeffom']) {
+      const byForm = await post('/profile', form({ displayName: name }), {}, cookie);
+      expect(byForm.statusCode).toBe(400);
+      expect(byForm.body).toBe(message);
+      const byJson = await api.request({
+        method: 'PATCH',
+        url: '/api/profile',
+        payload: { displayName: name },
+        cookie,
+      });
+      expect(byJson.statusCode).toBe(400);
+      expect(byJson.json()).toEqual({ message });
+    }
+    // Joiners stay: emoji sequences and scripts that need them.
+    for (const name of ['👩\u200d💻 Dee', 'می\u200cخواهم'])
+      expect((await post('/profile', form({ displayName: name }), {}, cookie)).statusCode).toBe(303);
   });
 
   it('gives a signed-in visitor without JavaScript the profile and sign-out forms in the shell', async () => {

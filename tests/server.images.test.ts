@@ -13,6 +13,7 @@ import {
   IMAGE_LIMITS,
   ImageRequestError,
   parseImagePath,
+  renderSlots,
 } from '../server/images';
 import { config } from '../src/config';
 
@@ -167,6 +168,14 @@ describe('the image folder boundary', () => {
 });
 
 describe('the render cache and the cap on renders in flight', () => {
+  it('renders on half of the thread pool at most, so static files always have threads of their own', () => {
+    expect(renderSlots(16)).toBe(8);
+    expect(renderSlots(4)).toBe(2);
+    expect(renderSlots(5)).toBe(2);
+    expect(renderSlots(1)).toBe(1);
+    expect(renderSlots(4096)).toBe(512);
+  });
+
   let root: string;
   const quiet = { warn: () => {}, error: () => {} };
 

@@ -4,23 +4,31 @@
 //   DropAwait   `await x` becomes `x`: a promise no longer waited for
 //   DropAction  one entry of an `actions` / `entry` / `exit` list removed: a side effect or assignment forgotten
 //   SwapGuards  two adjacent transitions of a list, the first guarded, change places: the wrong one wins
+//   CleanupFirst  a clean-up runs before the awaited work it guards: a `finally` body moved in front of an awaited
+//               statement of its `try`, or a clean-up call (`dispose()`, `clearTimeout(…)`, `release()`, …) moved
+//               in front of the awaited statement before it: a timer or lock let go while the work still runs
+//   DropWhere   one `.where(…)` of a query-builder chain (Kysely) removed: a filter forgotten, more rows read,
+//               changed or deleted than the query may touch
 // Each mutant runs the test files that import its source file (directly or through other modules), in one
 // Vitest instance that serves the mutated source in place of the file, stopping at the first failure.
-// Results are kept in mutant-kinds.json (committed) by source and test file hash: a re-run (CI) tests only the
-// mutants whose file or covering tests changed. Survivors need a reason in mutation-survivors/, like Stryker's.
+// Results are kept in scripts/mutation/baseline/kinds.json (committed) by source and test file hash: a re-run (CI)
+// tests only the mutants whose file or covering tests changed. Survivors need a reason in
+// scripts/mutation/survivors/, like Stryker's.
 //
 //   node scripts/mutation/mutant-kinds.mjs               run (incrementally), print the score per kind and per folder
 //   node scripts/mutation/mutant-kinds.mjs --list        list the mutants without running them
 //   node scripts/mutation/mutant-kinds.mjs --force       rerun every mutant
-//   node scripts/mutation/mutant-kinds.mjs --ci          fail on a survivor without a recorded reason
+//   node scripts/mutation/mutant-kinds.mjs --ci          fail on a survivor without a recorded reason, or on a file
+//                                                        the kinds target that has no results (it is not run)
 //   node scripts/mutation/mutant-kinds.mjs --files api/,src/pages/   only the sources under these paths
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { parse } from '@babel/parser';
+import { HOME, KINDS_RESULTS, REASONS_DIR } from './runs.mjs';
 
 export const TARGETS = ['machines', 'src/platform', 'src/pages/registry.ts', 'src/ui/format.ts', 'api'];
-export const RESULTS = 'mutant-kinds.json';
+export const RESULTS = KINDS_RESULTS;
 
 const oneLine = (text) => text.replace(/\s+/g, ' ').trim();
 
@@ -51,9 +59,108 @@ function labelOf(transition, source) {
   return target ? `unguarded, target: ${source.slice(target.value.start, target.value.end)}` : 'unguarded';
 }
 
+const FUNCTIONS = new Set([
+  'FunctionDeclaration',
+  'FunctionExpression',
+  'ArrowFunctionExpression',
+  'ObjectMethod',
+  'ClassMethod',
+  'ClassPrivateMethod',
+]);
+
+/** The first `await` (or `for await`) of a statement, not counting those inside functions it defines. */
+function awaitIn(node) {
+  for (const [inner] of walk(node)) {
+    if (inner !== node && FUNCTIONS.has(inner.type)) continue;
+    if (inner.type === 'AwaitExpression' && !insideFunction(node, inner)) return inner;
+    if (inner.type === 'ForOfStatement' && inner.await && !insideFunction(node, inner)) return inner;
+  }
+  return null;
+}
+
+/** Whether `target` sits inside a function defined within `root` (walk() does not prune, so this checks). */
+function insideFunction(root, target) {
+  const search = (node, inFunction) => {
+    if (!node || typeof node.type !== 'string') return null;
+    if (node === target) return inFunction;
+    const nested = inFunction || (node !== root && FUNCTIONS.has(node.type));
+    for (const [key, value] of Object.entries(node)) {
+      if (key === 'loc' || key === 'leadingComments' || key === 'trailingComments' || key === 'extra')
+        continue;
+      for (const child of Array.isArray(value) ? value : [value]) {
+        const found = search(child, nested);
+        if (found !== null) return found;
+      }
+    }
+    return null;
+  };
+  return search(root, false) === true;
+}
+
+const shorten = (text, max = 60) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
+/** An awaited statement as CleanupFirst names it: `await readBody(…)`, `await x`, `for await`. */
+function awaitLabel(found, source) {
+  if (found.type === 'ForOfStatement') return 'for await (…)';
+  const argument = found.argument;
+  const call = argument.type === 'CallExpression' || argument.type === 'OptionalCallExpression';
+  const text = call
+    ? `${source.slice(argument.callee.start, argument.callee.end)}(${argument.arguments.length > 0 ? '…' : ''})`
+    : source.slice(argument.start, argument.end);
+  return `await ${shorten(oneLine(text))}`;
+}
+
+/** What a clean-up call is called: `timed.dispose()`, `clearTimeout(timer)`, `await release()`. */
+const CLEANUPS = new Set([
+  'dispose',
+  'release',
+  'close',
+  'destroy',
+  'clearTimeout',
+  'clearInterval',
+  'unsubscribe',
+]);
+
+function cleanupCall(statement) {
+  if (statement.type !== 'ExpressionStatement') return false;
+  let expression = statement.expression;
+  if (expression.type === 'AwaitExpression') expression = expression.argument;
+  if (expression.type !== 'CallExpression' && expression.type !== 'OptionalCallExpression') return false;
+  const { callee } = expression;
+  if (callee.type === 'Identifier') return CLEANUPS.has(callee.name);
+  return (
+    (callee.type === 'MemberExpression' || callee.type === 'OptionalMemberExpression') &&
+    !callee.computed &&
+    CLEANUPS.has(callee.property.name)
+  );
+}
+
+/** The names a statement declares (`const { a, b: [c] } = …` declares a and c). */
+function declaredNames(statement) {
+  if (statement.type !== 'VariableDeclaration') return new Set();
+  const names = new Set();
+  for (const declarator of statement.declarations)
+    for (const [node, parent] of walk(declarator.id))
+      if (
+        node.type === 'Identifier' &&
+        !(parent?.type === 'ObjectProperty' && parent.key === node && !parent.shorthand)
+      )
+        names.add(node.name);
+  return names;
+}
+
+const usesAny = (node, names) =>
+  names.size > 0 && [...walk(node)].some(([inner]) => inner.type === 'Identifier' && names.has(inner.name));
+
+const statementsOf = (node) =>
+  node?.type === 'BlockStatement' || node?.type === 'Program' || node?.type === 'StaticBlock'
+    ? node.body
+    : null;
+
 /**
  * The mutant kinds. `find(node, parent, source)` returns the edits a node gives: `{ start, end, text }` replaces
- * source[start, end) with text; `original` and `replacement` name the mutant (as in mutation-survivors/).
+ * source[start, end) with text; `original` and `replacement` name the mutant (as in scripts/mutation/survivors/);
+ * `at`, when given, is where the mutant's line is counted (the start of the edit otherwise).
  */
 export const KINDS = {
   MathClamp: (node, _parent, source) => {
@@ -114,6 +221,69 @@ export const KINDS = {
     }
     return edits;
   },
+  CleanupFirst: (node, parent, source) => {
+    // A finally body moved in front of each awaited statement of its try block, and left empty.
+    if (node.type === 'TryStatement' && node.finalizer && node.finalizer.body.length > 0) {
+      const cleanup = node.finalizer.body;
+      const cleanupText = source.slice(cleanup[0].start, cleanup.at(-1).end);
+      return node.block.body.flatMap((statement) => {
+        const found = awaitIn(statement);
+        if (!found) return [];
+        const label = awaitLabel(found, source);
+        return [
+          {
+            start: statement.start,
+            end: node.finalizer.end,
+            text: `${cleanupText} ${source.slice(statement.start, node.finalizer.start)}{}`,
+            original: `${label} … finally { ${oneLine(cleanupText)} }`,
+            replacement: `${oneLine(cleanupText)} ${label} … finally {}`,
+          },
+        ];
+      });
+    }
+    // A clean-up call moved in front of the awaited statement before it (unless it needs what that one declares).
+    const siblings = statementsOf(parent);
+    if (!siblings || !cleanupCall(node)) return [];
+    const index = siblings.indexOf(node);
+    for (let before = index - 1; before >= 0; before -= 1) {
+      const found = awaitIn(siblings[before]);
+      if (!found) continue;
+      if (usesAny(node, declaredNames(siblings[before]))) return [];
+      const text = source.slice(node.start, node.end);
+      const label = awaitLabel(found, source);
+      return [
+        {
+          start: siblings[before].start,
+          end: node.end,
+          text: `${text} ${source.slice(siblings[before].start, node.start).trimEnd()}`,
+          at: node.start,
+          original: `${label}; ${oneLine(text)}`,
+          replacement: `${oneLine(text)} ${label};`,
+        },
+      ];
+    }
+    return [];
+  },
+  DropWhere: (node, _parent, source) => {
+    if (node.type !== 'CallExpression' && node.type !== 'OptionalCallExpression') return [];
+    const { callee } = node;
+    if (
+      (callee.type !== 'MemberExpression' && callee.type !== 'OptionalMemberExpression') ||
+      callee.computed ||
+      !['where', 'whereRef'].includes(callee.property.name)
+    )
+      return [];
+    return [
+      {
+        start: node.start,
+        end: node.end,
+        text: `(${source.slice(callee.object.start, callee.object.end)})`,
+        at: callee.property.start,
+        original: `.${source.slice(callee.property.start, node.end)}`,
+        replacement: '',
+      },
+    ];
+  },
 };
 
 /** The mutants of one source text: `{ kind, line, start, end, text, original, replacement }`, in source order. */
@@ -125,7 +295,8 @@ export function mutantsOf(source, kinds = Object.keys(KINDS)) {
       for (const edit of KINDS[kind](node, parent, source)) {
         mutants.push({
           kind,
-          line: source.slice(0, edit.start).split('\n').length,
+          ...(edit.at === undefined ? {} : { at: edit.at }),
+          line: source.slice(0, edit.at ?? edit.start).split('\n').length,
           start: edit.start,
           end: edit.end,
           text: edit.text,
@@ -135,7 +306,8 @@ export function mutantsOf(source, kinds = Object.keys(KINDS)) {
       }
     }
   }
-  return mutants.sort((a, b) => a.start - b.start || a.kind.localeCompare(b.kind));
+  // By where each mutant is (a dropped `.where` is at its own line, not at its chain's start).
+  return mutants.sort((a, b) => (a.at ?? a.start) - (b.at ?? b.start) || a.kind.localeCompare(b.kind));
 }
 
 /** The source with one mutant applied. */
@@ -196,9 +368,14 @@ export function importingTests(file, root = process.cwd()) {
     }
     return false;
   };
-  return readdirSync(resolve(root, 'tests'))
-    .filter((name) => /\.test\.tsx?$/.test(name))
-    .map((name) => `tests/${name}`)
+  // Every test file of the unit run (tests/**/*.test.ts(x), as vitest.config.ts has it), in folders too.
+  const testFiles = (folder) =>
+    readdirSync(resolve(root, folder), { withFileTypes: true }).flatMap((entry) => {
+      const path = `${folder}/${entry.name}`;
+      if (entry.isDirectory()) return testFiles(path);
+      return /\.test\.tsx?$/.test(entry.name) ? [path] : [];
+    });
+  return testFiles('tests')
     .filter((test) => reaches(resolve(root, test)))
     .sort();
 }
@@ -270,7 +447,10 @@ export async function createRunner({ root = process.cwd(), config, timeoutMs = 3
           await vitest.cancelCurrentRun('keyboard-input');
           return { status: 'Timeout' };
         }
-        const failed = result.testModules.find((module) => !module.ok());
+        // Vitest reports every test module it has run in this instance, earlier runs' included: only this
+        // run's tests decide (an earlier mutant's failure once counted as a kill of every later one).
+        const ran = new Set(tests.map((test) => resolve(root, test)));
+        const failed = result.testModules.find((module) => ran.has(module.moduleId) && !module.ok());
         if (failed) return { status: 'Killed', killedBy: relative(root, failed.moduleId) };
         if (result.unhandledErrors.length > 0) return { status: 'Killed', killedBy: 'unhandled error' };
         return { status: 'Survived' };
@@ -316,9 +496,31 @@ export function score(results) {
   return { detected, valid, score: valid === 0 ? 100 : (100 * detected) / valid };
 }
 
+/**
+ * What a run does with each mutant: reuse its stored result (same id, same stamp), or, with no tests that reach
+ * its file, record it as not covered, or run it. In CI (`ci`), a file with no stored result at all is never
+ * tested from scratch (hours here for machines/ and api/): it is `missing`, and the run fails, since every file
+ * the kinds target must have its results committed.
+ */
+export function triage(mutants, stored, { ci = false } = {}) {
+  const results = [];
+  const toRun = [];
+  const baselined = new Set([...stored.values()].map((entry) => entry.file));
+  const missing = new Set();
+  for (const mutant of mutants) {
+    const previous = stored.get(mutant.id);
+    if (previous && previous.stamp === mutant.stamp) results.push({ ...previous, line: mutant.line });
+    else if (ci && !baselined.has(mutant.file)) missing.add(mutant.file);
+    else if (mutant.tests.length === 0) results.push({ ...mutant, status: 'NoCoverage' });
+    else toRun.push(mutant);
+  }
+  return { results, toRun, missing };
+}
+
 async function main() {
   const args = process.argv.slice(2);
-  const { explain, readReasons } = await import('./mutation-survivors.mjs');
+  const ci = args.includes('--ci');
+  const { explain, kindSurvivorsOf, readReasons } = await import('./mutation-survivors.mjs');
   const filesAt = args.indexOf('--files');
   const mutants = plan(process.cwd(), filesAt >= 0 ? args[filesAt + 1].split(',') : []);
   if (args.includes('--list')) {
@@ -332,28 +534,16 @@ async function main() {
       ? new Map(JSON.parse(readFileSync(RESULTS, 'utf8')).map((entry) => [entry.id, entry]))
       : new Map();
   const started = Date.now();
-  const results = [];
-  const toRun = [];
-  // In CI, a file with no stored result at all is left out (listed), never tested from scratch, as Stryker's is.
-  const baselined = new Set([...stored.values()].map((entry) => entry.file));
-  const leftOut = new Set();
-  for (const mutant of mutants) {
-    const previous = stored.get(mutant.id);
-    if (previous && previous.stamp === mutant.stamp) results.push({ ...previous, line: mutant.line });
-    else if (args.includes('--ci') && !baselined.has(mutant.file)) leftOut.add(mutant.file);
-    else if (mutant.tests.length === 0) results.push({ ...mutant, status: 'NoCoverage' });
-    else toRun.push(mutant);
-  }
-  if (leftOut.size > 0)
-    console.log(
-      `mutant kinds: ${leftOut.size} file(s) have no results in ${RESULTS} and are left out in CI ` +
-        `(${[...leftOut].join(', ')}); \`node scripts/mutation/mutant-kinds.mjs --files <path>\` adds them`,
-    );
+  const { results, toRun, missing } = triage(mutants, stored, { ci });
+  const missingMessage =
+    `mutant kinds: ${missing.size} file(s) they target have no results in ${RESULTS} (${[...missing].join(', ')}); ` +
+    `\`node ${HOME}/mutant-kinds.mjs --files <path>\` adds them, to be committed with their survivors' reasons`;
+  if (missing.size > 0) console.error(`${missingMessage}; not run here`);
   console.log(
     `mutant kinds: ${mutants.length} mutants, ${mutants.length - toRun.length} reused or not covered, ${toRun.length} to run`,
   );
   if (toRun.length > 0) {
-    const runner = await createRunner({ config: 'vitest.mutant-kinds.config.ts' });
+    const runner = await createRunner({ config: `${HOME}/vitest.kinds.config.ts` });
     try {
       for (const [index, mutant] of toRun.entries()) {
         const result = await runner.run(mutant.file, mutant, mutant.tests);
@@ -370,28 +560,25 @@ async function main() {
   }
   save(results, stored, mutants);
   report(results, ((Date.now() - started) / 60_000).toFixed(1));
-  const survivors = results
-    .filter((r) => r.status === 'Survived' || r.status === 'NoCoverage')
-    .map((r) => ({ ...r, mutator: r.kind }))
-    .sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line);
-  const unexplained = explain(survivors, readReasons()).filter((s) => s.reason === null);
+  const unexplained = explain(kindSurvivorsOf(results), readReasons()).filter((s) => s.reason === null);
   if (unexplained.length > 0) {
     console.error(
-      `mutant kinds: ${unexplained.length} surviving mutant(s) have no reason in mutation-survivors/ ` +
+      `mutant kinds: ${unexplained.length} surviving mutant(s) have no reason in ${REASONS_DIR}/ ` +
         '(mutator = the kind, original and replacement as listed here):',
     );
     for (const s of unexplained)
       console.error(
         `  ${s.file}:${s.line} ${s.kind} (${s.status}): ${s.original} -> ${s.replacement || '(removed)'}`,
       );
-    if (args.includes('--ci')) process.exit(1);
   }
+  if (ci && missing.size > 0) console.error(missingMessage);
+  if (ci && (unexplained.length > 0 || missing.size > 0)) process.exit(1);
 }
 
 function save(results, stored, planned) {
   const byId = new Map(stored);
   for (const r of results) {
-    const { start, end, text, ...kept } = r;
+    const { start, end, text, at, ...kept } = r;
     byId.set(r.id, kept);
   }
   // Entries of this run's files that it no longer finds are gone; those of files it did not look at stay.
@@ -409,9 +596,14 @@ function report(results, minutes) {
     const survived = list.filter((r) => r.status === 'Survived').length;
     const noCoverage = list.filter((r) => r.status === 'NoCoverage').length;
     console.log(
-      `mutant kinds: ${label.padEnd(22)} ${s.score.toFixed(1).padStart(5)} % of ${String(s.valid).padStart(4)} (survived ${survived}, no coverage ${noCoverage})`,
+      `mutant kinds: ${label.padEnd(40)} ${s.score.toFixed(1).padStart(5)} % of ${String(s.valid).padStart(4)} (survived ${survived}, no coverage ${noCoverage})`,
     );
   };
+  for (const file of [...new Set(results.map((r) => r.file))].sort())
+    line(
+      file,
+      results.filter((r) => r.file === file),
+    );
   for (const kind of Object.keys(KINDS))
     line(
       kind,
@@ -424,7 +616,7 @@ function report(results, minutes) {
     );
   const all = score(results);
   console.log(
-    `mutant kinds score ${all.score.toFixed(2)} %: ${all.detected} of ${all.valid} detected; ${minutes} min`,
+    `mutant kinds score ${all.score.toFixed(2)} %: ${all.detected} of ${all.valid} detected in ${new Set(results.map((r) => r.file)).size} file(s); ${minutes} min`,
   );
 }
 

@@ -5,11 +5,15 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { apply, createRunner, KINDS, mutantsOf } from './mutant-kinds.mjs';
+import { apply, createRunner, KINDS, mutantsOf, triage } from './mutant-kinds.mjs';
 
 const root = fileURLToPath(new URL('./mutant-kinds.fixtures/', import.meta.url));
 const source = (file) => readFileSync(`${root}${file}`, 'utf8');
-const tests = ['fixtures.test.ts'];
+/** The fixtures' test files for each fixture: its own where it has one. */
+const testsOf = (file) =>
+  ['timedFetch.ts', 'sessions.ts'].includes(file)
+    ? [file.replace(/\.ts$/, '.test.ts')]
+    : ['fixtures.test.ts'];
 
 describe('mutant kinds: what each one changes', () => {
   it('MathClamp: a Math.min or Math.max becomes either of its arguments', () => {
@@ -72,8 +76,134 @@ describe('mutant kinds: what each one changes', () => {
     assert.deepEqual(mutantsOf("[{ target: 'a' }, { target: 'b' }]", ['SwapGuards']), []);
   });
 
+  it('CleanupFirst: a finally body runs before each awaited statement of its try, and no longer after', () => {
+    const code =
+      'async function f() { try { const r = await get(url); return await r.json(); } finally { done(); clearTimeout(t); } }';
+    const mutants = mutantsOf(code, ['CleanupFirst']);
+    assert.deepEqual(
+      mutants.map((m) => [m.original, m.replacement, apply(code, m)]),
+      [
+        [
+          'await get(…) … finally { done(); clearTimeout(t); }',
+          'done(); clearTimeout(t); await get(…) … finally {}',
+          'async function f() { try { done(); clearTimeout(t); const r = await get(url); return await r.json(); } finally {} }',
+        ],
+        [
+          'await r.json() … finally { done(); clearTimeout(t); }',
+          'done(); clearTimeout(t); await r.json() … finally {}',
+          'async function f() { try { const r = await get(url); done(); clearTimeout(t); return await r.json(); } finally {} }',
+        ],
+      ],
+    );
+    // Awaits inside a function the try block defines are not its own.
+    assert.deepEqual(
+      mutantsOf('try { later(async () => await x); } finally { done(); }', ['CleanupFirst']),
+      [],
+    );
+  });
+
+  it('CleanupFirst: a clean-up call moves before the awaited statement it follows', () => {
+    const code = 'async function close() { await db.destroy(); log(); await release(); timer?.dispose(); }';
+    const mutants = mutantsOf(code, ['CleanupFirst']);
+    assert.deepEqual(
+      mutants.map((m) => [m.original, m.replacement, apply(code, m)]),
+      [
+        [
+          'await db.destroy(); await release();',
+          'await release(); await db.destroy();',
+          'async function close() { await release(); await db.destroy(); log(); timer?.dispose(); }',
+        ],
+        [
+          'await release(); timer?.dispose();',
+          'timer?.dispose(); await release();',
+          'async function close() { await db.destroy(); log(); timer?.dispose(); await release(); }',
+        ],
+      ],
+    );
+    // Not before the statement that makes what it cleans up, nor with no await before it, nor other calls.
+    assert.deepEqual(
+      mutantsOf('async function f() { const c = await pool.connect(); c.release(); }', ['CleanupFirst']),
+      [],
+    );
+    assert.deepEqual(mutantsOf('function f() { start(); clearTimeout(t); }', ['CleanupFirst']), []);
+    assert.deepEqual(mutantsOf('async function f() { await a(); b.send(); }', ['CleanupFirst']), []);
+  });
+
+  it('DropWhere: one where of a query chain goes, at its own line', () => {
+    const code =
+      "db.selectFrom('s')\n  .where('id', '=', id)\n  .where('lastSeenAt', '>', cutoff)\n  .execute();";
+    const mutants = mutantsOf(code, ['DropWhere']);
+    assert.deepEqual(
+      mutants.map((m) => [m.line, m.original, m.replacement, apply(code, m)]),
+      [
+        [
+          2,
+          ".where('id', '=', id)",
+          '',
+          "(db.selectFrom('s'))\n  .where('lastSeenAt', '>', cutoff)\n  .execute();",
+        ],
+        [
+          3,
+          ".where('lastSeenAt', '>', cutoff)",
+          '',
+          "(db.selectFrom('s')\n  .where('id', '=', id))\n  .execute();",
+        ],
+      ],
+    );
+    assert.deepEqual(mutantsOf("query = query.whereRef('a', '=', 'b');", ['DropWhere']).length, 1);
+    assert.deepEqual(mutantsOf('list.filter(keep); where(x); a[where](x);', ['DropWhere']), []);
+  });
+
   it('every kind is tested here', () => {
-    assert.deepEqual(Object.keys(KINDS).sort(), ['DropAction', 'DropAwait', 'MathClamp', 'SwapGuards']);
+    assert.deepEqual(Object.keys(KINDS).sort(), [
+      'CleanupFirst',
+      'DropAction',
+      'DropAwait',
+      'DropWhere',
+      'MathClamp',
+      'SwapGuards',
+    ]);
+  });
+});
+
+describe('mutant kinds: what a run does with each mutant', () => {
+  const mutant = (file, id, tests = ['tests/x.test.ts']) => ({ file, id, stamp: 'now', line: 1, tests });
+  const stored = new Map([
+    ['a1', { id: 'a1', file: 'a.ts', stamp: 'now', status: 'Killed' }],
+    ['a2', { id: 'a2', file: 'a.ts', stamp: 'then', status: 'Survived' }],
+  ]);
+  const planned = [mutant('a.ts', 'a1'), mutant('a.ts', 'a2'), mutant('a.ts', 'a3'), mutant('b.ts', 'b1')];
+
+  it('reuses a result whose file and tests are unchanged, and runs the rest', () => {
+    const { results, toRun, missing } = triage(planned, stored);
+    assert.deepEqual(
+      results.map((r) => [r.id, r.status]),
+      [['a1', 'Killed']],
+    );
+    assert.deepEqual(
+      toRun.map((m) => m.id),
+      ['a2', 'a3', 'b1'],
+    );
+    assert.equal(missing.size, 0);
+  });
+
+  it('in CI, names a file without any stored result instead of running it from scratch', () => {
+    const { toRun, missing } = triage(planned, stored, { ci: true });
+    assert.deepEqual([...missing], ['b.ts']);
+    // A file with results runs its changed and new mutants, as incremental runs do.
+    assert.deepEqual(
+      toRun.map((m) => m.id),
+      ['a2', 'a3'],
+    );
+  });
+
+  it('records a mutant no test reaches as not covered, without running it', () => {
+    const { results, toRun } = triage([mutant('c.ts', 'c1', [])], new Map());
+    assert.deepEqual(
+      results.map((r) => [r.id, r.status]),
+      [['c1', 'NoCoverage']],
+    );
+    assert.deepEqual(toRun, []);
   });
 });
 
@@ -87,8 +217,8 @@ describe('mutant kinds: a test catches each kind', { timeout: 600_000 }, () => {
   });
 
   it('the fixtures pass as written', async () => {
-    for (const file of ['backoff.ts', 'save.ts', 'door.ts'])
-      assert.deepEqual(await runner.run(file, null, tests), { status: 'Survived' });
+    for (const file of ['backoff.ts', 'save.ts', 'door.ts', 'timedFetch.ts', 'sessions.ts'])
+      assert.deepEqual(await runner.run(file, null, testsOf(file)), { status: 'Survived' });
   });
 
   const caught = [
@@ -96,13 +226,26 @@ describe('mutant kinds: a test catches each kind', { timeout: 600_000 }, () => {
     ['DropAwait', 'save.ts', () => true],
     ['DropAction', 'door.ts', (m) => m.original === "'raiseAlarm'"],
     ['SwapGuards', 'door.ts', () => true],
+    // The deadline let go once the answer's headers are in: a body that stalls then waits forever.
+    ['CleanupFirst', 'timedFetch.ts', (m) => m.original.startsWith('await response.json()')],
+    // An idle session's id finds its user again.
+    ['DropWhere', 'sessions.ts', (m) => m.original === ".where('lastSeenAt', '>', idleCutoff)"],
   ];
   for (const [kind, file, pick] of caught) {
     it(`${kind}: its mutant of ${file} fails the fixtures' test`, async () => {
       const mutant = mutantsOf(source(file), [kind]).find(pick);
       assert.ok(mutant, `no ${kind} mutant in ${file}`);
-      const result = await runner.run(file, mutant, tests);
-      assert.deepEqual(result, { status: 'Killed', killedBy: 'fixtures.test.ts' });
+      const result = await runner.run(file, mutant, testsOf(file));
+      assert.deepEqual(result, { status: 'Killed', killedBy: testsOf(file)[0] });
     });
   }
+
+  it("counts only the run's own tests: a kill is not carried into the next run", async () => {
+    const killing = mutantsOf(source('backoff.ts'), ['MathClamp'])[0];
+    assert.equal((await runner.run('backoff.ts', killing, testsOf('backoff.ts'))).status, 'Killed');
+    // Another file's tests, which pass: fixtures.test.ts failed just now, but is no part of this run.
+    assert.deepEqual(await runner.run('timedFetch.ts', null, testsOf('timedFetch.ts')), {
+      status: 'Survived',
+    });
+  });
 });

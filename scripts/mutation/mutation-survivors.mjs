@@ -1,29 +1,25 @@
-// The mutants Stryker left alive (survived or not covered), each with the reason it is equivalent or harmless.
-// Reasons live in mutation-survivors/<machine file>.json (machines/), or mutation-survivors/<path>.json for the
-// other sources (mutation-survivors/src/platform/api.json is src/platform/api.ts), one entry per mutant:
+// The mutants left alive (survived or not covered), by Stryker or by the hand-written kinds (mutant-kinds.mjs),
+// each with the reason it is equivalent or harmless. Reasons live in scripts/mutation/survivors/, one file per
+// source file at the source's own path (survivors/machines/app.build.json is machines/app.build.ts,
+// survivors/src/platform/api.json is src/platform/api.ts), one entry per mutant:
 //   { "line": 38, "mutator": "ConditionalExpression", "original": "…", "replacement": "false", "reason": "…" }
-// A mutant is matched by file, mutator, original code and replacement (not by line, which moves with edits).
-// The hand-written kinds of scripts/mutation/mutant-kinds.mjs use the same files, their kind as the mutator.
+// A mutant is matched by file, mutator, original code and replacement (not by line, which moves with edits); a
+// kind's mutant has its kind as the mutator.
 //
 //   node scripts/mutation/mutation-survivors.mjs               list every survivor with its reason (or "no reason yet")
 //   node scripts/mutation/mutation-survivors.mjs --todo FILE   the survivors of one file that have no reason, with context
-//   node scripts/mutation/mutation-survivors.mjs --check       exit 1 when a survivor has no reason (run by test:mutation)
-//   node scripts/mutation/mutation-survivors.mjs --docs        rewrite docs/mutation-survivors.md (the whole file) from the list
-// `--report FILE` (repeatable) reads reports in Stryker's JSON format instead of the last runs', e.g. the committed
-// stryker-incremental*.json, which hold the same results: `--docs --report stryker-incremental.json --report
-// stryker-incremental.adapters.json --report stryker-incremental.api.json` redraws the page without a mutation run.
+//   node scripts/mutation/mutation-survivors.mjs --check       exit 1 when a survivor has no reason
+//   node scripts/mutation/mutation-survivors.mjs --docs        write the list as a page, reports/mutation/survivors.md
+// The survivors come from each Stryker run's last report (reports/), or its committed results
+// (scripts/mutation/baseline/stryker.<run>.json) where it has none, and the kinds' committed results;
+// `--report FILE` (repeatable) reads these reports in Stryker's JSON format instead. The reasons are the one
+// committed form of the list: the page is drawn from them on demand and never committed.
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { KINDS_RESULTS, REASONS_DIR, RUNS } from './runs.mjs';
 
-export const REPORT = 'reports/mutation/mutation.json';
-/** Stryker's runs: machines/ (stryker.config.mjs), the adapters (stryker.adapters.config.mjs), the API (stryker.api.config.mjs). */
-export const REPORTS = [
-  REPORT,
-  'reports/mutation-adapters/mutation.json',
-  'reports/mutation-api/mutation.json',
-];
-export const REASONS_DIR = 'mutation-survivors';
-export const SURVIVORS_PAGE = 'docs/mutation-survivors.md';
+export { REASONS_DIR };
+export const SURVIVORS_PAGE = 'reports/mutation/survivors.md';
 
 /** The source text a mutant replaced, on one line. */
 function originalOf(source, location) {
@@ -59,25 +55,31 @@ export function survivorsOf(report) {
       });
     }
   }
-  // Line, then column, mutator and replacement: the same order whichever report (last run or incremental file)
-  // the list comes from, since the two hold a file's mutants in different orders.
-  return list.sort(
-    (a, b) =>
-      a.file.localeCompare(b.file) ||
-      a.line - b.line ||
-      a.column - b.column ||
-      a.mutator.localeCompare(b.mutator) ||
-      a.replacement.localeCompare(b.replacement),
-  );
+  return list.sort(bySite);
 }
 
 /**
- * The source file a reasons file speaks for: `<name>.json` at the top is `machines/<name>.ts`; one in a folder
- * mirrors the source's path (`src/platform/api.json` is `src/platform/api.ts`).
+ * File, line, then column, mutator and replacement: the same order whichever report (last run or incremental
+ * file) the list comes from, since the two hold a file's mutants in different orders.
  */
+export const bySite = (a, b) =>
+  a.file.localeCompare(b.file) ||
+  a.line - b.line ||
+  a.column - b.column ||
+  a.mutator.localeCompare(b.mutator) ||
+  a.replacement.localeCompare(b.replacement);
+
+/** The source file a reasons file speaks for: its path, `.ts` for `.json` (`src/platform/api.json`: `src/platform/api.ts`). */
 export function sourceOfReasons(name) {
-  const stem = name.replace(/\.json$/, '');
-  return name.includes('/') ? `${stem}.ts` : `machines/${stem}.ts`;
+  return name.replace(/\.json$/, '.ts');
+}
+
+/** The kinds' survivors in a results list of mutant-kinds.mjs (baseline/kinds.json), as survivorsOf gives Stryker's. */
+export function kindSurvivorsOf(results) {
+  return results
+    .filter((r) => r.status === 'Survived' || r.status === 'NoCoverage')
+    .map((r) => ({ ...r, mutator: r.kind, column: 0 }))
+    .sort(bySite);
 }
 
 /** The reasons files under dir, as paths relative to it. */
@@ -131,25 +133,24 @@ function table(explained) {
     const reason = s.reason ?? '**no reason yet**';
     const change = `\`${markdownCell(shorten(s.original, 60))}\` → \`${markdownCell(shorten(s.replacement || '(removed)', 40))}\``;
     const status = s.status === 'NoCoverage' ? ' (not covered)' : '';
-    return `| ${s.file.replace('machines/', '')}:${s.line} | ${s.mutator}${status} | ${change} | ${markdownCell(reason)} |`;
+    return `| ${s.file}:${s.line} | ${s.mutator}${status} | ${change} | ${markdownCell(reason)} |`;
   });
   return ['| where | mutator | change | why it may live |', '| --- | --- | --- | --- |', ...rows].join('\n');
 }
 
-/** The whole page of docs/mutation-survivors.md: what it is, where it comes from, then the table. */
-function page(explained, missing) {
+/** The page --docs writes: what it is, where it comes from, then the table. */
+function page(explained, missing, sources) {
   return [
     '# Surviving mutants',
     '',
-    '<!-- Generated by `node scripts/mutation/mutation-survivors.mjs --docs`: edit the reasons in mutation-survivors/*.json, never this file. -->',
+    '<!-- Drawn by `node scripts/mutation/mutation-survivors.mjs --docs`; never committed: the reasons are edited in scripts/mutation/survivors/. -->',
     '',
-    "Every mutant that Stryker's mutation testing (of `machines/`, and of the platform adapters, the page registry,",
-    'the formatters and the API) leaves alive (survived, or not covered by any test), each with the recorded reason',
-    'why it is equivalent (no behaviour anyone can observe changes) or harmless. The reasons live in',
-    '`mutation-survivors/<machine file>.json` and `mutation-survivors/<path>.json`, matched by file, mutator, original code and',
-    `replacement; this page is drawn from them and the last report: ${explained.length} survivors, ${missing.length} without a reason.`,
-    'How mutation testing runs and what the score is: [Testing, mutation testing](testing.md#mutation-testing).',
-    'Back to the [README](../README.md).',
+    "Every mutant that Stryker's mutation testing (of `machines/`, the platform adapters, the page registry, the",
+    'formatters and the API) or a hand-written mutant kind leaves alive (survived, or not covered by any test), each',
+    'with the recorded reason why it is equivalent (no behaviour anyone can observe changes) or harmless. The reasons',
+    'live in `scripts/mutation/survivors/<source path>.json`, matched by file, mutator, original code and replacement.',
+    `Drawn from ${sources.join(', ')}: ${explained.length} survivors, ${missing.length} without a reason.`,
+    'How mutation testing runs: docs/testing.md, "Mutation testing".',
     '',
     table(explained),
     '',
@@ -161,16 +162,22 @@ function main() {
   const given = [];
   for (let at = args.indexOf('--report'); at >= 0; at = args.indexOf('--report'))
     given.push(args.splice(at, 2)[1]);
-  const found = (given.length > 0 ? given : REPORTS).filter((path) => path && existsSync(path));
+  // Each run's last report, else its committed results.
+  const candidates =
+    given.length > 0
+      ? given
+      : Object.values(RUNS).map((run) => (existsSync(run.report) ? run.report : run.incremental));
+  const found = candidates.filter((path) => path && existsSync(path));
   if (found.length === 0) {
-    console.error(
-      `no report at ${(given.length > 0 ? given : REPORTS).join(' or ')}: run \`npm run test:mutation\` first`,
-    );
+    console.error(`no report at ${candidates.join(' or ')}: run \`npm run test:mutation\` first`);
     process.exit(1);
   }
   const report = { files: {} };
   for (const path of found) Object.assign(report.files, JSON.parse(readFileSync(path, 'utf8')).files);
-  const survivors = survivorsOf(report);
+  const kinds =
+    given.length === 0 && existsSync(KINDS_RESULTS) ? JSON.parse(readFileSync(KINDS_RESULTS, 'utf8')) : [];
+  if (kinds.length > 0) found.push(KINDS_RESULTS);
+  const survivors = [...survivorsOf(report), ...kindSurvivorsOf(kinds)].sort(bySite);
   const reasons = readReasons();
   const explained = explain(survivors, reasons);
   const missing = explained.filter((s) => s.reason === null);
@@ -202,7 +209,7 @@ function main() {
   }
   if (args[0] === '--docs') {
     mkdirSync(dirname(SURVIVORS_PAGE), { recursive: true });
-    writeFileSync(SURVIVORS_PAGE, page(explained, missing));
+    writeFileSync(SURVIVORS_PAGE, page(explained, missing, found));
     console.log(
       `${SURVIVORS_PAGE}: ${survivors.length} surviving mutants listed, ${missing.length} without a reason`,
     );

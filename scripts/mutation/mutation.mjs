@@ -1,12 +1,14 @@
-// `npm run test:mutation`: Stryker over machines/ (stryker.config.mjs), then over the code that talks to the
-// browser (stryker.adapters.config.mjs: src/platform, the page registry, src/ui/format.ts), then over the demo
-// API (stryker.api.config.mjs), then the hand-written mutant kinds Stryker lacks (scripts/mutation/mutant-kinds.mjs, after its own tests). Prints a
-// score per file and per folder, and a summary line per run.
-//   --ci               (in .ci/run) incremental only: a run covers the files its committed incremental file has
-//                      results for (the others are listed, never tested from scratch: hours on 2 cores), and a
-//                      survivor without a recorded reason fails.
+// `npm run test:mutation`: Stryker over machines/ (stryker.machines.config.mjs), then over the code that talks to
+// the browser (stryker.adapters.config.mjs: src/platform, the page registry, src/ui/format.ts), then over the demo
+// API (stryker.api.config.mjs), then the hand-written mutant kinds Stryker lacks (mutant-kinds.mjs, after its own
+// tests). Prints a score per file and per folder, and a summary line per run. Everything it reads and keeps is in
+// this folder (runs.mjs says where).
+//   --ci               (in .ci/run) incremental only: a Stryker run covers the files its committed results
+//                      (baseline/stryker.<run>.json) hold (the others are listed, never tested from scratch: hours
+//                      on 2 cores); the kinds fail on a file they target without results; a survivor without a
+//                      recorded reason fails.
 //   --full             every mutant again (`--force`), the adapters' static mutants included (MUTATION_STATIC=1);
-//                      the nightly-style run whose incremental files are committed as CI's baseline.
+//                      the nightly-style run whose results are committed as CI's baseline.
 //   --only machines | --only adapters | --only api | --only kinds   one part.
 // Other arguments go to `stryker run` (e.g. `-- --only machines --mutate machines/returnTo.ts`).
 // Kills are split by what failed first: a frozen-file comparison (`frozen …` messages of tests/support/
@@ -15,27 +17,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { explain, REASONS_DIR, readReasons, survivorsOf } from './mutation-survivors.mjs';
+import { HOME, RUNS } from './runs.mjs';
 
-const RUNS = {
-  machines: {
-    config: 'stryker.config.mjs',
-    incremental: 'stryker-incremental.json',
-    report: 'reports/mutation/mutation.json',
-    roots: ['machines'],
-  },
-  adapters: {
-    config: 'stryker.adapters.config.mjs',
-    incremental: 'stryker-incremental.adapters.json',
-    report: 'reports/mutation-adapters/mutation.json',
-    roots: ['src/platform', 'src/pages/registry.ts', 'src/ui/format.ts'],
-  },
-  api: {
-    config: 'stryker.api.config.mjs',
-    incremental: 'stryker-incremental.api.json',
-    report: 'reports/mutation-api/mutation.json',
-    roots: ['api'],
-  },
-};
 /** The folders scored apart; each must reach FOLDER_THRESHOLD, all together OVERALL_THRESHOLD. */
 const FOLDERS = ['machines', 'src/platform', 'src/pages', 'src/ui', 'api'];
 const FOLDER_THRESHOLD = 85;
@@ -161,14 +144,14 @@ if (reports.length > 0) {
     console.error(`mutation: the overall score is below ${OVERALL_THRESHOLD} %`);
     failed = true;
   }
-  // Every mutant left alive needs a recorded reason (scripts/mutation/mutation-survivors.mjs); in CI a new one fails the run.
+  // Every mutant left alive needs a recorded reason (mutation-survivors.mjs); in CI a new one fails the run.
   const unexplained = explain(survivorsOf(merged), readReasons()).filter(
     (survivor) => survivor.reason === null,
   );
   if (unexplained.length > 0) {
     console.error(
       `mutation: ${unexplained.length} surviving mutant(s) have no reason in ${REASONS_DIR}/ ` +
-        '(`node scripts/mutation/mutation-survivors.mjs --todo <file>.ts` lists them): kill each with a test, or ' +
+        `(\`node ${HOME}/mutation-survivors.mjs --todo <file>.ts\` lists them): kill each with a test, or ` +
         'record why it is equivalent or harmless',
     );
     if (ci) failed = true;
@@ -177,13 +160,13 @@ if (reports.length > 0) {
 
 if (parts.includes('kinds')) {
   // The kinds' own tests first: each kind finds its mutant and a test catches it.
-  const tested = spawnSync('node', ['--test', 'scripts/mutation/mutant-kinds.test.mjs'], {
+  const tested = spawnSync('node', ['--test', `${HOME}/mutant-kinds.test.mjs`], {
     stdio: 'inherit',
   });
   if (tested.status !== 0) failed = true;
   const kinds = spawnSync(
     'node',
-    ['scripts/mutation/mutant-kinds.mjs', ...(ci ? ['--ci'] : []), ...(full ? ['--force'] : [])],
+    [`${HOME}/mutant-kinds.mjs`, ...(ci ? ['--ci'] : []), ...(full ? ['--force'] : [])],
     { stdio: 'inherit' },
   );
   if (kinds.status !== 0) failed = true;

@@ -37,9 +37,7 @@ function CampaignPage({ data: campaign }: PageProps<Campaign>) {
         <div>
           <StatusBadge status={campaign.status} />
         </div>
-        <h1 tabIndex={-1} className={pageTitle}>
-          {campaign.title}
-        </h1>
+        <h1 className={pageTitle}>{campaign.title}</h1>
         <p className={css({ fontSize: 'lg', color: 'fg.muted', maxW: '3xl' })}>{campaign.summary}</p>
       </header>
       {/* The hero is above the fold: fetched at once, first. Decorative, since the title says what it is. */}
@@ -104,4 +102,5 @@ export default {
   },
   title: (campaign) => campaign.title,
   description: (campaign) => campaign.summary,
+  image: (campaign) => campaign.image,
 } satisfies PageDefinition<Campaign> as AnyPage;

@@ -28,9 +28,7 @@ const message = css({ color: 'fg.muted', maxW: '40rem', overflowWrap: 'anywhere'
 export function ErrorView({ error }: { readonly error: AppError }) {
   return (
     <main id="main" className={layout}>
-      <h1 tabIndex={-1} className={status}>
-        {error.statusCode}
-      </h1>
+      <h1 className={status}>{error.statusCode}</h1>
       <h2 className={title}>{statusMessageOf(error)}</h2>
       <p className={message}>{error.message}</p>
       <div className={css({ mt: '4' })}>

@@ -39,7 +39,6 @@ function IndexPage({ data }: PageProps<IndexData>) {
         </p>
         <h1
           id="page-title"
-          tabIndex={-1}
           className={css({ textStyle: 'display', color: 'fg.highlighted', _focus: { outline: 'none' } })}
         >
           Campaigns that move neighbourhoods

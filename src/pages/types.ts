@@ -22,6 +22,8 @@ export interface PageDefinition<Data> {
   readonly title?: (data: Data) => string;
   /** The prerendered HTML's meta description from the data (a campaign's summary); the app's otherwise. */
   readonly description?: (data: Data) => string;
+  /** The picture link previews show (Open Graph), as an image source path (a campaign's `image`), if any. */
+  readonly image?: (data: Data) => string | null;
 }
 
 /**

@@ -26,7 +26,10 @@ export function showDocumentTitle(title: string): void {
 export function arriveAtPage(title: string): void {
   pending = () => {
     window.scrollTo(0, 0);
-    document.querySelector<HTMLElement>('main h1')?.focus({ preventScroll: true });
+    const heading = document.querySelector<HTMLElement>('main h1');
+    // Focusable by script only (out of the tab order): pages need not know that arrival focuses their heading.
+    if (heading && !heading.hasAttribute('tabindex')) heading.tabIndex = -1;
+    heading?.focus({ preventScroll: true });
     const announcer = document.querySelector(`[${ANNOUNCER_ATTRIBUTE}]`);
     // The same words again are no news (a re-check of the page on screen): leave the region as it is.
     if (announcer && announcer.textContent !== title) announcer.textContent = title;

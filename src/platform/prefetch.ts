@@ -184,7 +184,7 @@ export interface BuildPayloads {
   readonly buildId: string;
 }
 
-/** Where prefetching learns which pages have a payload: the app's build manifest (src/ui/usePrefetch.ts). */
+/** Where prefetching learns which pages have a payload: the build manifest (useManifestSource, src/ui). */
 export interface ManifestSource {
   /** What the manifest said once it has loaded or failed; `undefined` while it is on its way. */
   readonly settled: () => BuildPayloads | undefined;

@@ -129,7 +129,7 @@ export const EVENT_ALLOW_LIST: Readonly<Record<string, Scrub>> = {
   'page.changed': ({ visible, online }) => defined({ visible: bool(visible), online: bool(online) }),
   'session.changed': ({ signedIn }) => defined({ signedIn: bool(signedIn) }),
   'error.raised': ({ error }) => ({ error: scrubAppError(error) }),
-  'error.cleared': nothing,
+  'page.settled': nothing,
   'manifest.needed': nothing,
   'manifest.settled': nothing,
   'xstate.done.actor.detectCrawler': ({ output }) => defined({ output: bool(output) }),

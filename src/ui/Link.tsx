@@ -1,6 +1,6 @@
 import { type AnchorHTMLAttributes, type MouseEvent, useRef } from 'react';
 import { afterInput } from '../platform/tasks';
-import { AppActor, useAppView } from './appActor';
+import { useAppCommands, useAppView } from './appActor';
 import { usePrefetch } from './usePrefetch';
 
 /** The link's own: its address, and the pointer-enter, focus and touch-start that prefetch its page. */
@@ -24,8 +24,8 @@ function isPlainLeftClick(event: MouseEvent<HTMLAnchorElement>): boolean {
  * on screen and the browser is idle, its data when someone points at, focuses or touches it (./usePrefetch.ts).
  */
 export function Link({ to, replace, onClick, target, ...rest }: LinkProps) {
-  const app = AppActor.useActorRef();
-  const isCurrent = useAppView().current?.location.pathname === to.split(/[?#]/)[0];
+  const { go } = useAppCommands();
+  const isCurrent = useAppView().currentPath === to.split(/[?#]/)[0];
   const anchor = useRef<HTMLAnchorElement>(null);
   const prefetchPage = usePrefetch(anchor, to, isCurrent);
   return (
@@ -44,7 +44,7 @@ export function Link({ to, replace, onClick, target, ...rest }: LinkProps) {
         event.preventDefault();
         // After the frame the click asked for (the pressed link, its focus ring): the machine's step and the
         // page's render are no part of the click's own task, which then ends at once.
-        afterInput(() => app.send({ type: 'nav.go', to, replace }));
+        afterInput(() => go(to, { replace }));
       }}
     />
   );

@@ -17,9 +17,7 @@ export function PageHeader({
 }) {
   return (
     <header className={header}>
-      <h1 tabIndex={-1} className={pageTitle}>
-        {title}
-      </h1>
+      <h1 className={pageTitle}>{title}</h1>
       <p className={muted}>{description}</p>
     </header>
   );

@@ -6,11 +6,20 @@ import {
   useContext,
   useEffect,
   useLayoutEffect,
+  useMemo,
   useRef,
   useState,
 } from 'react';
+import type { AppEvent } from '../../machines/app.machine';
 import { appMachine } from '../../machines/app.machine';
-import { type AppSnapshot, type AppView, appView } from '../../machines/app.view';
+import {
+  type AppCommands,
+  type AppSnapshot,
+  type AppView,
+  appCommands,
+  appView,
+  prefetchView,
+} from '../../machines/app.view';
 import {
   type ColorModeCommands,
   type ColorModeView,
@@ -30,6 +39,7 @@ import {
   toasterView,
 } from '../../machines/toaster.view';
 import { pageRendered } from '../platform/arrival';
+import type { ManifestSource } from '../platform/prefetch';
 
 /** The root actor, provided once by `src/main.tsx` with the browser's implementations. */
 export const AppActor = createActorContext(appMachine);
@@ -100,6 +110,53 @@ export function AppViewMirror({ children }: { readonly children: ReactNode }) {
 export function useAppView(): AppView {
   // Always inside <AppViewMirror> (src/Root.tsx), which provides a view from its first render.
   return useContext(CommittedView) as AppView;
+}
+
+/**
+ * What components may ask of the app machine (machines/app.view.ts): `go`, `reportRenderError`, `needManifest`.
+ * Components never send the app actor an event themselves (tests/viewsAndCommands.test.ts checks it).
+ */
+export function useAppCommands(): AppCommands {
+  const actor = AppActor.useActorRef();
+  return useMemo(() => appCommands((event) => actor.send(event)), [actor]);
+}
+
+/** The app actor as the manifest source uses it. */
+interface AppActorRef {
+  getSnapshot(): AppSnapshot;
+  subscribe(listener: (snapshot: AppSnapshot) => void): { unsubscribe(): void };
+  send(event: AppEvent): void;
+}
+
+/**
+ * The build manifest as link prefetching waits for it (src/platform/prefetch.ts): the app machine's prefetch
+ * view, once the manifest has loaded or failed; waiting with `now` asks for it at once (`needManifest`).
+ */
+export function manifestSourceOf(actor: AppActorRef): ManifestSource {
+  const { needManifest } = appCommands((event) => actor.send(event));
+  return {
+    settled: () => prefetchView(actor.getSnapshot()) ?? undefined,
+    whenSettled: (now) =>
+      new Promise((resolve) => {
+        // The first snapshot with the manifest's word settles it: the one now, or one to come.
+        const settle = (snapshot: AppSnapshot) => {
+          const view = prefetchView(snapshot);
+          if (view) {
+            subscription.unsubscribe();
+            resolve(view);
+          }
+          return view;
+        };
+        const subscription = actor.subscribe(settle);
+        if (!settle(actor.getSnapshot()) && now) needManifest();
+      }),
+  };
+}
+
+/** The app actor's build manifest for link prefetching (manifestSourceOf). */
+export function useManifestSource(): ManifestSource {
+  const actor = AppActor.useActorRef();
+  return useMemo(() => manifestSourceOf(actor), [actor]);
 }
 
 /** Everything a view needs from the session child, and its commands (machines/session.view.ts). */

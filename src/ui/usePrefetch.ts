@@ -1,16 +1,9 @@
-import { type RefObject, useCallback, useEffect, useMemo } from 'react';
+import { type RefObject, useCallback, useEffect } from 'react';
 import { config } from '../config';
 import { whenIdle } from '../platform/lazyLoad';
-import {
-  type BuildPayloads,
-  browserCanPrefetch,
-  type ManifestSource,
-  type PrefetchOptions,
-  pageDataCache,
-  prefetchPath,
-} from '../platform/prefetch';
+import { browserCanPrefetch, type PrefetchOptions, pageDataCache, prefetchPath } from '../platform/prefetch';
 import { afterInput } from '../platform/tasks';
-import { AppActor, useSessionView } from './appActor';
+import { useManifestSource, useSessionView } from './appActor';
 import { useAfterFirstPage } from './useAfterFirstPage';
 
 /** Links seen on screen, warmed once each while the browser is idle (code, and a payload if so configured). */
@@ -42,38 +35,6 @@ function viewportObserver(): IntersectionObserver | undefined {
   return observer;
 }
 
-type AppRef = ReturnType<typeof AppActor.useActorRef>;
-
-/** The manifest's word on payloads once it has loaded or failed (the build region's `ready` or `failed`). */
-function payloadsOf(snapshot: ReturnType<AppRef['getSnapshot']>): BuildPayloads | undefined {
-  const manifest =
-    snapshot.matches({ build: { manifest: 'ready' } }) || snapshot.matches({ build: { manifest: 'failed' } });
-  return manifest
-    ? { prerendered: snapshot.context.prerendered, buildId: snapshot.context.build.id }
-    : undefined;
-}
-
-/** The app actor's build manifest, as prefetching reads it (src/platform/prefetch.ts `ManifestSource`). */
-function manifestOf(app: AppRef): ManifestSource {
-  return {
-    settled: () => payloadsOf(app.getSnapshot()),
-    whenSettled: (now) =>
-      new Promise((resolve) => {
-        const subscription = app.subscribe((snapshot) => {
-          const payloads = payloadsOf(snapshot);
-          if (!payloads) return;
-          subscription.unsubscribe();
-          resolve(payloads);
-        });
-        const payloads = payloadsOf(app.getSnapshot());
-        if (payloads) {
-          subscription.unsubscribe();
-          resolve(payloads);
-        } else if (now) app.send({ type: 'manifest.needed' });
-      }),
-  };
-}
-
 /**
  * Prefetching for one link: its page's code (and, with `config.prefetch.viewportData`, a prerendered page's
  * payload) when it scrolls into view, in idle time only; its page's data (payload or API) on pointer-enter,
@@ -81,8 +42,7 @@ function manifestOf(app: AppRef): ManifestSource {
  */
 export function usePrefetch(anchor: RefObject<HTMLAnchorElement | null>, to: string, isCurrent: boolean) {
   const { user, signedIn } = useSessionView();
-  const app = AppActor.useActorRef();
-  const manifest = useMemo(() => manifestOf(app), [app]);
+  const manifest = useManifestSource();
   const options = useCallback(
     (data: PrefetchOptions['data']): PrefetchOptions => ({ signedIn, data, manifest }),
     [signedIn, manifest],

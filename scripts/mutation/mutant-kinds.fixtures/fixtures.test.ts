@@ -1,4 +1,5 @@
-// The tests that scripts/mutant-kinds.test.mjs runs against each kind's mutant of the fixtures here.
+// The tests that scripts/mutation/mutant-kinds.test.mjs runs against each kind's mutant of the fixtures here
+// (timedFetch.ts and sessions.ts have test files of their own).
 import { describe, expect, it } from 'vitest';
 import { createActor } from 'xstate';
 import { nextDelay } from './backoff';

@@ -1,6 +1,12 @@
 import { defineConfig } from 'vitest/config';
 
-// Only the fixtures' own test, in Node: scripts/mutant-kinds.test.mjs runs it against mutants of the fixtures.
+// Only the fixtures' own tests, in Node: scripts/mutation/mutant-kinds.test.mjs runs them against mutants of the
+// fixtures. Long timeouts: an embedded database starts in seconds, in tens of them on a busy machine.
 export default defineConfig({
-  test: { include: ['fixtures.test.ts'], environment: 'node', testTimeout: 60_000 },
+  test: {
+    include: ['*.test.ts'],
+    environment: 'node',
+    restoreMocks: true,
+    testTimeout: 120_000,
+  },
 });

@@ -1,14 +1,17 @@
+import { fileURLToPath } from 'node:url';
 import { configDefaults, defineConfig } from 'vitest/config';
-import { pageChunks } from './build/pageChunks.ts';
+import { pageChunks } from '../../build/pageChunks.ts';
 
 /**
  * The unit tests for Stryker's run over the adapters (`stryker.adapters.config.mjs`): src/platform, the page
- * registry, src/ui/format.ts and the API. The same set and DOM as `vitest.config.ts` (the page registry needs
+ * registry, src/ui/format.ts and the API. The same set and DOM as the root's `vitest.config.ts` (the page registry needs
  * the `virtual:page-chunks` plugin), without the tests that only reach a machine (the path tests, the diagrams,
  * the machine-mutant tests: minutes of dry run that cover none of these files) and the static checks over the
  * source tree.
  */
 export default defineConfig({
+  // The repository's root, not this folder: the tests' paths, and the names Stryker's results keep them under.
+  root: fileURLToPath(new URL('../..', import.meta.url)),
   plugins: [pageChunks()],
   test: {
     include: ['tests/**/*.test.{ts,tsx}'],
@@ -29,6 +32,10 @@ export default defineConfig({
       // is active there, and each run of them takes seconds.
       'tests/server.processes.test.ts',
       'tests/reports.cli.test.ts',
+      // The build's artifact installed and run in a folder of its own (it needs a build), and the prerender's
+      // data sources (embedded databases and API servers): no adapter code runs in either.
+      'tests/server.output.test.ts',
+      'tests/prerenderData.test.ts',
     ],
     environment: 'happy-dom',
     restoreMocks: true,

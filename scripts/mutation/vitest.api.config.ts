@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -11,6 +12,8 @@ import { defineConfig } from 'vitest/config';
  * (tests/server.processes, tests/reports.cli), where no mutant is active.
  */
 export default defineConfig({
+  // The repository's root, not this folder: the tests' paths, and the names Stryker's results keep them under.
+  root: fileURLToPath(new URL('../..', import.meta.url)),
   test: {
     include: ['tests/server.api*.test.ts', 'tests/server.forms.test.ts', 'tests/server.database*.test.ts'],
     environment: 'node',

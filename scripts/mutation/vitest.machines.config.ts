@@ -1,10 +1,13 @@
+import { fileURLToPath } from 'node:url';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
- * The unit tests for Stryker (`npm run test:mutation`): every test but those of the server, the API client,
+ * The unit tests for Stryker's run over machines/ (`stryker.machines.config.mjs`): every test but those of the server, the API client,
  * start-up, the reload guard, icons and images, which never import a machine, so each mutant's run stays short.
  */
 export default defineConfig({
+  // The repository's root, not this folder: the tests' paths, and the names Stryker's results keep them under.
+  root: fileURLToPath(new URL('../..', import.meta.url)),
   test: {
     include: ['tests/**/*.test.{ts,tsx}'],
     exclude: [
@@ -22,6 +25,10 @@ export default defineConfig({
       'tests/registry.test.ts',
       'tests/prefetch.test.ts',
       'tests/pageChunks.test.ts',
+      // Build steps that never import a machine: the artifact, link-preview tags, the prerender's data sources.
+      'tests/outputArtifact.test.ts',
+      'tests/pageMeta.test.ts',
+      'tests/prerenderData.test.ts',
     ],
     // The machines are pure: their tests need no DOM, and a DOM per test file costs seconds per mutant.
     // A test file that does need one says so with a `@vitest-environment` comment.

@@ -1,17 +1,21 @@
-// Mutation testing of machines/ (`npm run test:mutation`); see the README's "Mutation testing" section.
+// Mutation testing of machines/ (`npm run test:mutation`, scripts/mutation/mutation.mjs); see docs/testing.md,
+// "Mutation testing". Stryker runs from the repository's root, so every path here is relative to it; the other two
+// runs (stryker.adapters.config.mjs, stryker.api.config.mjs) start from this one.
+import { RUNS } from './runs.mjs';
+
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   testRunner: 'vitest',
-  vitest: { configFile: 'vitest.mutation.config.ts' },
+  vitest: { configFile: 'scripts/mutation/vitest.machines.config.ts' },
   mutate: ['machines/**/*.ts'],
   // Each mutant runs only the tests that cover it.
   coverageAnalysis: 'perTest',
   // A re-run tests only mutants whose code or covering tests changed; the file is committed.
   incremental: true,
-  incrementalFile: 'stryker-incremental.json',
+  incrementalFile: RUNS.machines.incremental,
   reporters: ['html', 'json', 'progress', 'clear-text'],
   htmlReporter: { fileName: 'reports/mutation/index.html' },
-  jsonReporter: { fileName: 'reports/mutation/mutation.json' },
+  jsonReporter: { fileName: RUNS.machines.report },
   clearTextReporter: { allowColor: false, allowEmojis: false, reportTests: false, reportMutants: false },
   thresholds: { high: 90, low: 85, break: 85 },
   // TypeScript 7 (native tsc) has no JavaScript API. Stryker's TypeScript preprocessing calls it when the
@@ -24,6 +28,14 @@ export default {
   timeoutFactor: 3,
   tempDirName: '.stryker-tmp',
   // Other runs' sandboxes (a run over a few files beside the full one) come and go while this one copies the tree.
-  ignorePatterns: ['/.stryker-tmp*', '/reports', '/test-results', '/playwright-report'],
+  // The committed results and survivors' reasons (15 MB) are never read inside a sandbox.
+  ignorePatterns: [
+    '/.stryker-tmp*',
+    '/reports',
+    '/test-results',
+    '/playwright-report',
+    '/scripts/mutation/baseline',
+    '/scripts/mutation/survivors',
+  ],
   cleanTempDir: 'always',
 };

@@ -1,16 +1,17 @@
 // Mutation testing of the demo API (`npm run test:mutation` runs it after the adapters): a run of its own,
 // because its tests need an embedded database, which would slow every other mutant; see
-// vitest.mutation.api.config.ts for how its tests share one per worker.
-import base from './stryker.config.mjs';
+// vitest.api.config.ts for how its tests share one per worker.
+import { RUNS } from './runs.mjs';
+import base from './stryker.machines.config.mjs';
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   ...base,
-  vitest: { configFile: 'vitest.mutation.api.config.ts' },
+  vitest: { configFile: 'scripts/mutation/vitest.api.config.ts' },
   mutate: ['api/**/*.ts'],
-  incrementalFile: 'stryker-incremental.api.json',
+  incrementalFile: RUNS.api.incremental,
   htmlReporter: { fileName: 'reports/mutation-api/index.html' },
-  jsonReporter: { fileName: 'reports/mutation-api/mutation.json' },
+  jsonReporter: { fileName: RUNS.api.report },
   tempDirName: '.stryker-tmp-api',
   // The first run of every test, for per-test coverage, signs in hundreds of times (argon2): minutes here.
   dryRunTimeoutMinutes: 30,

@@ -1,0 +1,179 @@
+// @vitest-environment node
+/**
+ * The production server at the edge (issue 31), built from the production recipe exactly as `npm start` builds
+ * it (deploy/production.env read through server/environment.ts and server/options.ts), behind one reverse proxy
+ * that terminates TLS: the client's address is the one the proxy appended, whatever the client wrote before it;
+ * the site is PUBLIC_ORIGIN and nothing else (421 for another Host, X-Forwarded-Host never believed); an https
+ * origin gives the __Host- Secure cookie and HSTS; the owner signs in while an attacker is refused.
+ */
+import { readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { OpenDatabase } from '../api/database/open';
+import { buildServer } from '../server/app';
+import { readServerEnvironment } from '../server/environment';
+import { serverLayout } from '../server/layout';
+import { serverOptionsFrom } from '../server/options';
+import { openTestDatabase } from './support/apiHarness';
+
+// Several sign-ins per test, each an argon2id hash: seconds on a busy machine.
+vi.setConfig({ testTimeout: 60_000 });
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+/** A checkout's layout, as server/main.ts finds it. */
+const LAYOUT = serverLayout(new URL('../server/main.ts', import.meta.url).href);
+const SITE = 'campaigns.example';
+const PROXY = '127.0.0.1';
+
+/** deploy/production.env as the server reads it: `NAME=value` lines, comments and blanks skipped. */
+function recipe(): Record<string, string> {
+  const lines = readFileSync(path.join(ROOT, 'deploy/production.env'), 'utf8').split('\n');
+  return Object.fromEntries(
+    lines
+      .map((line) => line.trim())
+      .filter((line) => line !== '' && !line.startsWith('#'))
+      .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
+  );
+}
+
+let root: string;
+let database: OpenDatabase;
+let app: FastifyInstance;
+
+beforeAll(async () => {
+  root = await mkdtemp(path.join(tmpdir(), 'campaign-web-edge-'));
+  const dist = path.join(root, 'dist');
+  await mkdir(path.join(dist, '_app/builds'), { recursive: true });
+  await writeFile(path.join(dist, 'index.html'), '<!doctype html><html><body>app</body></html>');
+  await writeFile(path.join(dist, '_app/builds/latest.json'), '{"id":"b","timestamp":1}');
+  database = await openTestDatabase('pglite');
+  const env = readServerEnvironment({
+    ...recipe(),
+    // The test's own folders and quiet log; the per-address limit low enough to reach.
+    DATA_DIR: path.join(root, 'data'),
+    DIST_DIR: dist,
+    LOG_LEVEL: 'silent',
+    SIGN_IN_FAILURES_PER_ADDRESS: '12',
+  });
+  app = await buildServer({ ...serverOptionsFrom(env, LAYOUT), database });
+}, 120_000);
+
+afterAll(async () => {
+  await app?.close();
+  await database?.close();
+  await rm(root, { recursive: true, force: true });
+});
+
+/** A request as the proxy forwards it: from the proxy's socket, the visitor's Host, the client appended last. */
+function viaProxy(options: {
+  method?: 'GET' | 'POST';
+  url: string;
+  client: string;
+  forwardedFor?: string;
+  headers?: Record<string, string>;
+  payload?: unknown;
+}) {
+  const chain = options.forwardedFor ? `${options.forwardedFor}, ${options.client}` : options.client;
+  return app.inject({
+    method: options.method ?? 'GET',
+    url: options.url,
+    remoteAddress: PROXY,
+    headers: {
+      host: SITE,
+      'x-forwarded-for': chain,
+      'x-forwarded-proto': 'https',
+      ...(options.method === 'POST'
+        ? { origin: `https://${SITE}`, 'sec-fetch-site': 'same-origin', 'content-type': 'application/json' }
+        : {}),
+      ...options.headers,
+    },
+    ...(options.payload === undefined ? {} : { payload: JSON.stringify(options.payload) }),
+  });
+}
+
+const signIn = (client: string, password: string, forwardedFor?: string, email = 'demo@example.com') =>
+  viaProxy({
+    method: 'POST',
+    url: '/api/session',
+    client,
+    ...(forwardedFor ? { forwardedFor } : {}),
+    payload: { email, password },
+  });
+
+describe('the production recipe', () => {
+  it('reads as a deployment behind one TLS proxy expects', () => {
+    const options = serverOptionsFrom(readServerEnvironment(recipe()), LAYOUT);
+    expect(options.trustProxy).toBe(1);
+    expect(options.publicOrigin).toBe('https://campaigns.example');
+    expect(options.api?.secureCookie).toBe(true);
+    expect(options.headers.hsts).toBe(true);
+  });
+
+  it('gives a sign-in the __Host- Secure cookie, and every answer HSTS', async () => {
+    const res = await signIn('203.0.113.10', 'demo-password');
+    expect(res.statusCode).toBe(200);
+    expect(String(res.headers['set-cookie'])).toMatch(
+      /^__Host-sid=[\w-]{43}; Max-Age=\d+; Path=\/; HttpOnly; Secure; SameSite=Lax$/,
+    );
+    expect(res.headers['strict-transport-security']).toMatch(/^max-age=\d+/);
+    expect(
+      (await viaProxy({ url: '/', client: '203.0.113.10' })).headers['strict-transport-security'],
+    ).toMatch(/^max-age=/);
+  });
+
+  it.each([
+    ['GET', '/'],
+    ['GET', '/campaign/1'],
+    ['GET', '/api/session'],
+    ['POST', '/api/session'],
+    ['POST', '/login'],
+    ['GET', '/metrics'],
+  ] as const)('answers %s %s for another Host with 421, before anything else', async (method, url) => {
+    const res = await viaProxy({
+      method,
+      url,
+      client: '203.0.113.11',
+      headers: { host: 'evil.example', origin: 'http://evil.example' },
+      payload: {},
+    });
+    expect(res.statusCode).toBe(421);
+    expect(res.body).toBe('Misdirected request: this server answers for https://campaigns.example only.');
+    expect(res.headers['set-cookie']).toBeUndefined();
+  });
+
+  it('answers /healthz whatever the Host (the orchestrator asks by its own name)', async () => {
+    const res = await viaProxy({ url: '/healthz', client: '10.0.0.9', headers: { host: 'app-1:4173' } });
+    expect(res.statusCode).toBe(200);
+  });
+
+  it('never takes X-Forwarded-Host for the site: a forged host and origin are refused', async () => {
+    const res = await viaProxy({
+      method: 'POST',
+      url: '/api/session',
+      client: '203.0.113.12',
+      headers: { 'x-forwarded-host': 'evil.example', origin: 'http://evil.example' },
+      payload: { email: 'demo@example.com', password: 'demo-password' },
+    });
+    expect(res.statusCode).toBe(403);
+  });
+
+  it('limits a client that rotates its X-Forwarded-For like any other: the proxy’s entry is the address', async () => {
+    const statuses = [];
+    for (let i = 0; i < 13; i++) {
+      const res = await signIn('198.51.100.20', 'wrong', `192.0.2.${i}`, `nobody${i}@example.com`);
+      statuses.push(res.statusCode);
+    }
+    expect(statuses.slice(0, 12)).toEqual(Array(12).fill(401));
+    expect(statuses[12]).toBe(429);
+  });
+
+  it('lets the owner sign in while an attacker guessing their password is refused', async () => {
+    const attacker = '198.51.100.30';
+    for (let i = 0; i < 10; i++) expect((await signIn(attacker, `guess ${i}`)).statusCode).toBe(401);
+    expect((await signIn(attacker, 'demo-password')).statusCode).toBe(429);
+    expect((await signIn('203.0.113.31', 'demo-password')).statusCode).toBe(200);
+  });
+});
