@@ -1,7 +1,7 @@
 // @vitest-environment node
-// The database layer: migrations and seed, reopening, the embedded folder's lock, clear start-up
+// The database layer: migrations and demo data, reopening, the embedded folder's lease, clear start-up
 // errors, and the configuration read from the environment.
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
@@ -81,10 +81,11 @@ describe.each(backends())('migrations on %s', { timeout: 60_000 }, (kind) => {
       '0002_seed',
       '0003_reports',
       '0004_rate_limits',
+      '0005_argon2id_seed_hashes',
     ]);
   });
 
-  it('seeds the demo accounts and campaigns', async () => {
+  it('writes the demo accounts and campaigns when asked', async () => {
     const { db } = await openFresh();
     const users = await db.selectFrom('users').select(['id', 'email']).orderBy('id').execute();
     expect(users).toEqual([
@@ -134,18 +135,19 @@ describe('the embedded database folder', { timeout: 60_000 }, () => {
     expect(await second.db.selectFrom('campaigns').select('id').where('id', '=', 6).execute()).toEqual([]);
   });
 
-  it('refuses a second opener while the first has it, naming the process', async () => {
+  it('refuses a second opener while the first has it', async () => {
     const dir = path.join(await tempDir(), 'pglite');
     await open({ kind: 'pglite', dir });
     const second = openDatabase({ kind: 'pglite', dir }, WITH_DEMO_DATA);
     await expect(second).rejects.toBeInstanceOf(DatabaseOpenError);
-    await expect(second).rejects.toThrow(`is in use by process ${process.pid}`);
+    await expect(second).rejects.toThrow(`The embedded database in ${dir} is in use by another server`);
   });
 
-  it('takes over the lock of a process that no longer runs (a restart after a crash)', async () => {
-    const parent = await tempDir();
-    const dir = path.join(parent, 'pglite');
-    await writeFile(`${dir}.lock`, '2147483646\n');
+  it('takes over the stale lease of a server that no longer runs (a restart after a crash)', async () => {
+    const dir = path.join(await tempDir(), 'pglite');
+    await mkdir(`${dir}.lock`);
+    const aMinuteAgo = new Date(Date.now() - 60_000);
+    await utimes(`${dir}.lock`, aMinuteAgo, aMinuteAgo);
     const database = await open({ kind: 'pglite', dir });
     expect((await database.db.selectFrom('users').select('id').execute()).length).toBe(2);
   });
