@@ -107,7 +107,7 @@ describe('npm run reports', () => {
     try {
       const listed = await run('reports', [], { DATA_DIR: dataDir });
       expect(listed.code).toBe(2);
-      expect(listed.stderr).toMatch(/in use by process/);
+      expect(listed.stderr).toMatch(/in use by another server/);
       expect(listed.stderr).toMatch(/REPORTS_URL=http:\/\/<host>:<port> and the same REPORTS_TOKEN/);
     } finally {
       await database.close();
