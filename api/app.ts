@@ -31,7 +31,9 @@ export async function createApiApp(
   options: ApiAppOptions = {},
 ): Promise<{ app: FastifyInstance; database: OpenDatabase }> {
   const config = options.config ?? readApiConfig();
-  const database = options.database ?? (await openDatabase(config.database));
+  const database =
+    options.database ??
+    (await openDatabase(config.database, { migrate: config.migrateOnStart, demoData: config.demoData }));
   const app = Fastify({ logger: false, trustProxy: fastifyTrustProxy(options.trustProxy ?? false) });
   if (!options.database) app.addHook('onClose', () => database.close());
   const accounts = createAccounts({

@@ -1,4 +1,3 @@
-import { scrypt, timingSafeEqual } from 'node:crypto';
 import { hash, parseOptions, verify } from '@node-rs/argon2';
 import pLimit, { type LimitFunction } from 'p-limit';
 
@@ -19,13 +18,13 @@ const ARGON2ID = 2;
 
 export interface PasswordCheck {
   ok: boolean;
-  /** The stored hash is weaker than today's parameters (or legacy scrypt): store a new one. */
+  /** The stored hash is weaker than today's parameters: store a new one. */
   needsRehash: boolean;
 }
 
 /**
- * Hashes and checks passwords. The work runs on libuv's thread pool (the native binding and node's
- * scrypt are both asynchronous), never on the event loop; `maxConcurrent` caps how many hashes run
+ * Hashes and checks passwords, argon2id only. The work runs on libuv's thread pool (the native binding is
+ * asynchronous), never on the event loop; `maxConcurrent` caps how many hashes run
  * at once so a burst of sign-ins queues here instead of filling the pool that file I/O and DNS share.
  */
 export class Passwords {
@@ -43,53 +42,32 @@ export class Passwords {
   }
 
   /**
-   * `stored` undefined means no such account: a throwaway hash is checked instead, so a wrong email
-   * costs as much time as a wrong password and does not tell which accounts exist.
+   * `stored` undefined means no such account. Every refusal costs one argon2id verify: with no account, or a
+   * stored hash that is not a well-formed argon2id one (matching nothing), a throwaway hash made with today's
+   * parameters is checked instead, so the time taken tells neither which accounts exist nor how they are stored.
    */
   async check(password: string, stored: string | undefined): Promise<PasswordCheck> {
-    if (stored === undefined) {
-      this.decoy ??= this.hash('decoy password that never matches');
-      await this.limit(async () => verify(await this.decoy!, password.normalize('NFC')));
-      return { ok: false, needsRehash: false };
+    const normalized = password.normalize('NFC');
+    if (stored?.startsWith('$argon2id$')) {
+      try {
+        const ok = await this.limit(() => verify(stored, normalized));
+        return { ok, needsRehash: ok && this.isWeaker(stored) };
+      } catch {
+        // Malformed: it matches nothing, and is refused in the same time as the rest below.
+      }
     }
-    if (stored.startsWith('scrypt$')) {
-      return { ok: await this.limit(() => verifyLegacyScrypt(password, stored)), needsRehash: true };
-    }
-    if (!stored.startsWith('$argon2')) return { ok: false, needsRehash: false };
-    let ok: boolean;
-    try {
-      ok = await this.limit(() => verify(stored, password.normalize('NFC')));
-    } catch {
-      // A malformed stored hash matches nothing.
-      return { ok: false, needsRehash: false };
-    }
-    return { ok, needsRehash: ok && this.isWeaker(stored) };
+    this.decoy ??= this.hash('decoy password that never matches');
+    const decoy = await this.decoy;
+    await this.limit(() => verify(decoy, normalized));
+    return { ok: false, needsRehash: false };
   }
 
   private isWeaker(stored: string): boolean {
     const used = parseOptions(stored);
     return (
-      used.algorithm !== ARGON2ID ||
       used.memoryCost < this.params.memoryCost ||
       used.timeCost < this.params.timeCost ||
       used.parallelism !== this.params.parallelism
     );
   }
-}
-
-/**
- * The seed's original format, `scrypt$<saltHex>$<keyHex>` at node's default cost (N=2^14, r=8, p=1),
- * below OWASP's minimum: kept only so those accounts can sign in once and be upgraded.
- */
-function verifyLegacyScrypt(password: string, stored: string): Promise<boolean> {
-  const [, saltHex, keyHex, ...rest] = stored.split('$');
-  if (saltHex === undefined || keyHex === undefined || rest.length > 0) return Promise.resolve(false);
-  const expected = Buffer.from(keyHex, 'hex');
-  if (expected.length === 0) return Promise.resolve(false);
-  return new Promise((resolve, reject) => {
-    scrypt(password.normalize('NFC'), Buffer.from(saltHex, 'hex'), expected.length, (error, key) => {
-      if (error) reject(error);
-      else resolve(timingSafeEqual(key, expected));
-    });
-  });
 }

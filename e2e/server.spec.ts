@@ -188,7 +188,14 @@ test.describe('the production server’s configuration', () => {
   function run(env: Record<string, string>, args: string[] = []) {
     return new Promise<{ code: number | null; output: string }>((resolve) => {
       const child = spawn(process.execPath, ['dist-server/main.mjs', ...args], {
-        env: { ...process.env, DIST_DIR: DIST, HOST: '127.0.0.1', PORT: '0', UV_THREADPOOL_SIZE: '', ...env },
+        env: {
+          ...process.env,
+          DIST_DIR: DIST,
+          HOST: '127.0.0.1',
+          PORT: '4599',
+          UV_THREADPOOL_SIZE: '',
+          ...env,
+        },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       let output = '';

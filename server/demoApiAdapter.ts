@@ -29,7 +29,9 @@ export interface DemoApiAdapterOptions {
 
 export const demoApiAdapter: FastifyPluginAsync<DemoApiAdapterOptions> = async (app, options) => {
   const config = options.config ?? readApiConfig();
-  const database = options.database ?? (await openDatabase(config.database));
+  const database =
+    options.database ??
+    (await openDatabase(config.database, { migrate: config.migrateOnStart, demoData: config.demoData }));
   if (!options.database) app.addHook('onClose', () => database.close());
   options.onOpen?.(database);
   // One set of accounts for both adapters: the JSON API under /api and the HTML forms at the root.

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { apiConfigFrom } from '../api/config.ts';
+import { type ApiConfig, apiConfigFrom } from '../api/config.ts';
 import type { ServerOptions } from './app.ts';
 import type { ServerEnvironment } from './environment.ts';
 import type { ServerLayout } from './layout.ts';
@@ -22,7 +22,10 @@ function builtApiBaseUrl(distDir: string): string | undefined {
 }
 
 /** `layout`: where the build and the images are — a checkout's, or the artifact's (server/layout.ts). */
-export function serverOptionsFrom(env: ServerEnvironment, layout: ServerLayout): ServerOptions {
+export function serverOptionsFrom(
+  env: ServerEnvironment,
+  layout: ServerLayout,
+): ServerOptions & { api: ApiConfig } {
   const dataDir = path.resolve(env.DATA_DIR);
   const distDir = path.resolve(env.DIST_DIR ?? layout.distDir);
   const api = apiConfigFrom({ ...env, DATA_DIR: dataDir });

@@ -2,12 +2,14 @@
  * The production server, loaded by ./main.ts once the thread pool is sized. Built into dist-server/ by
  * vite.server.config.ts. Every environment variable is read through one schema (server/environment.ts); a bad
  * value stops the start with a message naming it. `--check-config` prints the effective configuration, secrets
- * masked, and exits (1 if it is not valid).
+ * masked, and exits (1 if it is not valid); `--migrate` runs the database's pending migrations and exits (the
+ * release step with MIGRATE_ON_START=0).
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import closeWithGrace from 'close-with-grace';
 import { ConfigError, describeEnvironment } from '../api/environment.ts';
+import { migrateCommand } from '../api/migrateCommand.ts';
 import { buildServer } from './app.ts';
 import { readServerEnvironment, SERVER_ENVIRONMENT, type ServerEnvironment } from './environment.ts';
 import type { ServerLayout } from './layout.ts';
@@ -41,6 +43,12 @@ export async function startServer(layout: ServerLayout): Promise<void> {
 
   const port = env.PORT;
   const host = env.HOST;
+
+  // The artifact has no tsx for `npm run db:migrate`: `node server/index.mjs --migrate` is the same step.
+  if (process.argv.includes('--migrate')) {
+    const options = serverOptionsFrom(env, layout);
+    process.exit((await migrateCommand(options.api.database, '[migrate]')) ? 0 : 1);
+  }
 
   /** Fails with one line, not a stack: a missing build, an unreadable data folder, a database that will not open. */
   async function start() {

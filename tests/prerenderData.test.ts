@@ -11,7 +11,7 @@ import { createApiApp } from '../api/app';
 import { testApiConfig } from '../api/config';
 import { type OpenDatabase, openDatabase } from '../api/database/open';
 import { prerenderSource, startBuildApi, withBuildApi } from '../build/prerenderData';
-import { backends, freshPostgresDatabase, openTestDatabase } from './support/apiHarness';
+import { backends, freshPostgresDatabase, openTestDatabase, WITH_DEMO_DATA } from './support/apiHarness';
 
 const RENAMED = 'Renamed in the deployment';
 
@@ -127,7 +127,7 @@ describe('no data source given: an embedded database of the build’s own', () =
 describe.each(backends().filter((kind) => kind === 'postgres'))('DATABASE_URL: the deployment’s %s', () => {
   it('is read through an API of the build’s own, and the password is never printed', async () => {
     const { url, drop } = await freshPostgresDatabase();
-    const database = await openDatabase({ kind: 'postgres', url, poolSize: 2 });
+    const database = await openDatabase({ kind: 'postgres', url, poolSize: 2 }, WITH_DEMO_DATA);
     try {
       await rename(database);
       const api = await startBuildApi({ DATABASE_URL: url });

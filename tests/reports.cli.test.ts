@@ -15,7 +15,7 @@ import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openDatabase } from '../api/database/open';
 import type { ReportBody } from '../api/types';
-import { apiClient } from './support/apiHarness';
+import { apiClient, WITH_DEMO_DATA } from './support/apiHarness';
 import { recordFailedCampaignVisit } from './support/recordReport';
 import { BUILD_ID } from './support/reportFixture';
 
@@ -57,7 +57,7 @@ beforeAll(async () => {
   ({ report } = await recordFailedCampaignVisit());
   vi.unstubAllGlobals();
   dataDir = await mkdtemp(path.join(tmpdir(), 'campaign-web-reports-cli-'));
-  const database = await openDatabase({ kind: 'pglite', dir: path.join(dataDir, 'pglite') });
+  const database = await openDatabase({ kind: 'pglite', dir: path.join(dataDir, 'pglite') }, WITH_DEMO_DATA);
   const client = await apiClient(database);
   try {
     const stored = await client.request({ method: 'POST', url: '/api/reports', payload: report });
@@ -100,11 +100,14 @@ describe('npm run reports', () => {
   }, 120_000);
 
   it('says how to read reports while a server holds the embedded database', async () => {
-    const database = await openDatabase({ kind: 'pglite', dir: path.join(dataDir, 'pglite') });
+    const database = await openDatabase(
+      { kind: 'pglite', dir: path.join(dataDir, 'pglite') },
+      WITH_DEMO_DATA,
+    );
     try {
       const listed = await run('reports', [], { DATA_DIR: dataDir });
       expect(listed.code).toBe(2);
-      expect(listed.stderr).toMatch(/in use by process/);
+      expect(listed.stderr).toMatch(/in use by another server/);
       expect(listed.stderr).toMatch(/REPORTS_URL=http:\/\/<host>:<port> and the same REPORTS_TOKEN/);
     } finally {
       await database.close();
@@ -175,7 +178,10 @@ describe('a report made to attack the developer who reads it', () => {
       events: [{ type: ATTACK }, ...report.events],
       error: { name: ATTACK, message: ATTACK, status: 500 },
     };
-    const database = await openDatabase({ kind: 'pglite', dir: path.join(dataDir, 'pglite') });
+    const database = await openDatabase(
+      { kind: 'pglite', dir: path.join(dataDir, 'pglite') },
+      WITH_DEMO_DATA,
+    );
     try {
       await sql`insert into reports (id, received_at, kind, build_id, route_name, path, error_name, error_message, error_status, body)
         values (${hostileId}, now(), 'error', ${ATTACK}, ${ATTACK}, ${`/${ATTACK}`}, ${ATTACK}, ${ATTACK}, 500, ${JSON.stringify(hostile)}::jsonb)`.execute(

@@ -42,7 +42,7 @@ describe('createApiApp', () => {
     const given = await createApiApp({ config: testApiConfig(), database: database(), log: quiet });
     await given.app.close();
     expect((await database().db.selectFrom('users').select('id').execute()).length).toBeGreaterThan(0);
-  });
+  }, 30_000);
 
   describe('with a data folder', () => {
     let dir: string | undefined;

@@ -1,12 +1,15 @@
 // @vitest-environment node
-// Opening the database, case by case: the embedded folder's lock against every kind of owner it can name,
-// the errors a start-up prints, a database started from a dump, migrations that fail, and migrations undone.
-// The lock's cases meet a folder PGlite refuses in half a second (PG_VERSION of another major): an open that
-// gets as far as "Could not open the embedded database" has taken the lock, one that does not was refused.
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+// Opening the database, case by case: the embedded folder's lease against a live holder (in another process, in
+// another PID namespace), a stale one, one lost while open, the errors a start-up prints, a database started from
+// a dump, migrations that fail, and migrations undone. The lease's cases meet a folder PGlite refuses in half a
+// second (PG_VERSION of another major): an open that gets as far as "Could not open the embedded database" has
+// taken the lease, one that does not was refused.
+import { type ChildProcess, execFile, spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdir, mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'kysely';
 import { Migrator, NO_MIGRATIONS } from 'kysely/migration';
@@ -16,15 +19,29 @@ import {
   type DatabaseConfig,
   DatabaseOpenError,
   describeError,
+  type LeaseTiming,
+  type OpenDatabase,
+  type OpenOptions,
   openDatabase,
   redact,
 } from '../api/database/open';
 import seed from '../api/fixtures/seed.json' with { type: 'json' };
-import { migratedDump } from './support/apiHarness';
+import { Passwords } from '../api/passwords';
+import { migratedDump, WITH_DEMO_DATA } from './support/apiHarness';
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+/** The lease's timing in these tests: proper-lockfile's shortest (stale after 2 s, renewed every second). */
+const FAST: LeaseTiming = { staleMs: 2000, renewMs: 1000 };
+/** How the lease tests open: no migrations to wait for, and a lost lease recorded instead of exiting. */
+const leaseOptions = (onLeaseLost: (error: DatabaseOpenError) => void = () => {}): OpenOptions => ({
+  migrate: true,
+  demoData: false,
+  lease: FAST,
+  onLeaseLost,
 });
 
 /** A folder for the database to live in, in a fresh temp folder; its lock file is `${dir}.lock`. */
@@ -48,7 +65,7 @@ const lockFiles = async (dir: string) =>
 
 /** Asserts the open took the lock (and gave it back when PGlite then refused the folder). */
 async function expectLockTaken(dir: string): Promise<void> {
-  await expect(openDatabase({ kind: 'pglite', dir })).rejects.toThrow(
+  await expect(openDatabase({ kind: 'pglite', dir }, leaseOptions())).rejects.toThrow(
     `Could not open the embedded database in ${dir}: `,
   );
   expect(await lockFiles(dir)).toEqual([]);
@@ -56,7 +73,7 @@ async function expectLockTaken(dir: string): Promise<void> {
 
 /** The error an open fails with (an open that succeeds instead is closed, and fails the test). */
 async function openingError(config: DatabaseConfig): Promise<DatabaseOpenError> {
-  const outcome = await openDatabase(config).then(
+  const outcome = await openDatabase(config, leaseOptions()).then(
     async (database) => database.close(),
     (thrown: unknown) => thrown,
   );
@@ -64,16 +81,37 @@ async function openingError(config: DatabaseConfig): Promise<DatabaseOpenError> 
   throw new Error(`expected a DatabaseOpenError, got ${String(outcome)}`);
 }
 
-const inUse = (dir: string, pid: number) =>
-  `The embedded database in ${dir} is in use by process ${pid}. PGlite serves one process: stop the other ` +
-  'server, give this one another DATA_DIR, or set DATABASE_URL to share a PostgreSQL server.';
+const inUse = (dir: string, stale = FAST.staleMs / 1000) =>
+  `The embedded database in ${dir} is in use by another server: its lease ${lockOf(dir)} is being renewed. ` +
+  'PGlite serves one process: stop the other server, give this one another DATA_DIR, or set DATABASE_URL to ' +
+  `share a PostgreSQL server. (A server that crashed leaves its lease behind; it goes stale ${stale} s after its ` +
+  'last renewal, and a start waits that long for it, then takes it over.)';
 
-/** A process that runs until the test ends. */
-function runningProcess(): ChildProcess & { pid: number } {
-  const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1 << 30)'], { stdio: 'ignore' });
+/** What a server holding `dir` keeps on disk: proper-lockfile's lease, as open.ts takes it, renewed on a timer. */
+const HOLD = `
+const [dir, stale, update] = process.argv.slice(1);
+require('proper-lockfile')
+  .lock(dir, { lockfilePath: dir + '.lock', realpath: false, stale: Number(stale), update: Number(update) })
+  .then(() => console.log('held by pid ' + process.pid), (error) => { console.error(error.message); process.exit(1); });
+setInterval(() => {}, 1 << 30);`;
+
+/** `unshare` makes PID namespaces here (root, as on CI): checked, not assumed. */
+const CAN_UNSHARE =
+  spawnSync('unshare', ['--pid', '--fork', '--mount-proc', '--kill-child', 'true']).status === 0;
+const inNamespace = (argv: string[]) =>
+  CAN_UNSHARE ? ['unshare', '--pid', '--fork', '--mount-proc', '--kill-child', ...argv] : argv;
+
+/** Another server holding `dir`'s lease, in a child process (in a PID namespace of its own if asked). */
+async function leaseHolder(
+  dir: string,
+  ownNamespace = false,
+): Promise<{ child: ChildProcess; said: string }> {
+  const argv = [process.execPath, '-e', HOLD, dir, String(FAST.staleMs), String(FAST.renewMs)];
+  const [command, ...args] = ownNamespace ? inNamespace(argv) : argv;
+  const child = spawn(command as string, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   cleanups.push(() => child.kill('SIGKILL'));
-  if (child.pid === undefined) throw new Error('the child process did not start');
-  return child as ChildProcess & { pid: number };
+  const [said] = (await once(child.stdout as NodeJS.ReadableStream, 'data')) as [Buffer];
+  return { child, said: said.toString().trim() };
 }
 
 /** The migrated dump, changed by `change` and dumped again: a database as someone left it. */
@@ -87,58 +125,95 @@ async function dumpAfter(change: string): Promise<Blob> {
   }
 }
 
-describe('the embedded folder’s lock', { timeout: 60_000 }, () => {
-  it('refuses a folder another running process holds, and leaves its lock alone', async () => {
+describe('the embedded folder’s lease', { timeout: 60_000 }, () => {
+  it('refuses a folder a server in another process holds, and leaves its lease alone', async () => {
     const dir = await refusedFolder();
-    const other = runningProcess();
-    await writeFile(lockOf(dir), `${other.pid}\n`);
-    const opening = openDatabase({ kind: 'pglite', dir });
+    const { child } = await leaseHolder(dir);
+    const opening = openDatabase({ kind: 'pglite', dir }, leaseOptions());
     await expect(opening).rejects.toBeInstanceOf(DatabaseOpenError);
-    await expect(opening).rejects.toThrow(inUse(dir, other.pid));
-    expect(await readFile(lockOf(dir), 'utf8')).toBe(`${other.pid}\n`);
+    await expect(opening).rejects.toThrow(inUse(dir));
+    expect(await lockFiles(dir)).toEqual(['pglite.lock']);
+    expect(child.exitCode).toBeNull();
   });
 
-  it('refuses a folder held by a process it may not signal (another user’s: EPERM)', async () => {
+  it(
+    CAN_UNSHARE
+      ? 'refuses a folder held from another PID namespace, opened from a third (two containers on one volume)'
+      : 'refuses a folder held by another process, opened from another (unshare cannot make PID namespaces here)',
+    async () => {
+      // Both are pid 1 in their namespaces: a lock that named a pid would read "1", this process's own, and take it.
+      const dir = await refusedFolder();
+      const { said } = await leaseHolder(dir, true);
+      if (CAN_UNSHARE) expect(said).toBe('held by pid 1');
+      const open = `
+        const { openDatabase } = await import(${JSON.stringify(path.resolve('api/database/open.ts'))});
+        const opened = await openDatabase({ kind: 'pglite', dir: ${JSON.stringify(dir)} }, {
+          migrate: true, demoData: false, lease: ${JSON.stringify(FAST)}, onLeaseLost: () => {},
+        }).then(() => 'opened', (error) => error.message);
+        console.log(JSON.stringify({ pid: process.pid, opened }));`;
+      const [command, ...args] = inNamespace([
+        process.execPath,
+        '--import',
+        'tsx',
+        '--input-type=module',
+        '-e',
+        open,
+      ]);
+      const { stdout } = await promisify(execFile)(command as string, args);
+      expect(JSON.parse(stdout)).toEqual({ pid: CAN_UNSHARE ? 1 : expect.any(Number), opened: inUse(dir) });
+      expect(await lockFiles(dir)).toEqual(['pglite.lock']);
+    },
+  );
+
+  it('takes over the lease of a server that was killed, once the lease goes stale', async () => {
     const dir = await refusedFolder();
-    const kill = process.kill.bind(process);
-    vi.spyOn(process, 'kill').mockImplementation((pid, signal) => {
-      if (pid !== 4242) return kill(pid, signal);
-      throw Object.assign(new Error('kill EPERM'), { code: 'EPERM', syscall: 'kill' });
-    });
+    const { child } = await leaseHolder(dir);
+    child.kill('SIGKILL');
+    await once(child, 'exit');
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    await expectLockTaken(dir);
+    expect(warn).toHaveBeenCalledWith(
+      `[database] ${lockOf(dir)} is held: waiting up to 2 s to see whether its server is running (a crashed ` +
+        "server's lease goes stale 2 s after its last renewal, and is then taken over).",
+    );
+  });
+
+  it('takes over a lease that went stale long ago at once', async () => {
+    const dir = await refusedFolder();
+    await mkdir(lockOf(dir));
+    const anHourAgo = new Date(Date.now() - 3_600_000);
+    await utimes(lockOf(dir), anHourAgo, anHourAgo);
+    await expectLockTaken(dir);
+  });
+
+  it('stops waiting for a lease whose time stands still in the future, and refuses', async () => {
+    const dir = await refusedFolder();
+    await mkdir(lockOf(dir));
+    const inAnHour = new Date(Date.now() + 3_600_000);
+    await utimes(lockOf(dir), inAnHour, inAnHour);
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    await expect(openDatabase({ kind: 'pglite', dir }, leaseOptions())).rejects.toThrow(inUse(dir));
+    expect(await lockFiles(dir)).toEqual(['pglite.lock']);
+  });
+
+  it('refuses the pid lock file of an older version, which it cannot judge, and says what to do', async () => {
+    const dir = await refusedFolder();
     await writeFile(lockOf(dir), '4242\n');
-    await expect(openDatabase({ kind: 'pglite', dir })).rejects.toThrow(inUse(dir, 4242));
+    const error = await openingError({ kind: 'pglite', dir });
+    expect(error.message).toBe(
+      `The embedded database in ${dir} has a lock file of an older version of this server (${lockOf(dir)}, naming ` +
+        `process 4242), which may still be running. Stop it; if no server of that version uses the folder any ` +
+        `more, delete ${lockOf(dir)} and start again.`,
+    );
+    expect(await readFile(lockOf(dir), 'utf8')).toBe('4242\n');
   });
 
-  it('takes over a lock with this process’s own pid that it does not hold (a container restarted as pid 1)', async () => {
-    const dir = await refusedFolder();
-    await writeFile(lockOf(dir), `${process.pid}\n`);
-    await expectLockTaken(dir);
-  });
-
-  it.each([
-    ['a process that has exited', 'exited'],
-    ['no pid at all', ''],
-    ['text that is not a pid', 'not a pid\n'],
-    ['pid 0 (which would mean this process group)', '0\n'],
-    ['pid -1 (which would mean every process)', '-1\n'],
-  ])('takes over a lock naming %s', async (_, content) => {
-    const dir = await refusedFolder();
-    if (content === 'exited') {
-      const child = spawn(process.execPath, ['-e', ''], { stdio: 'ignore' });
-      await new Promise((resolve) => child.once('exit', resolve));
-      await writeFile(lockOf(dir), `${child.pid}\n`);
-    } else {
-      await writeFile(lockOf(dir), content);
-    }
-    await expectLockTaken(dir);
-  });
-
-  it('says why when the lock file cannot be made, without taking anything over', async () => {
-    // mkdir makes the 251-character folder; its lock's name, 5 characters longer, is past the 255 a name may have.
+  it('says why when the lease cannot be made, without taking anything over', async () => {
+    // mkdir makes the 251-character folder; its lease's name, 5 characters longer, is past the 255 a name may have.
     const dir = await databaseDir('d'.repeat(251));
     const error = await openingError({ kind: 'pglite', dir });
     expect(error.message).toBe(
-      `Could not lock the database folder ${dir}: ENAMETOOLONG: name too long, open '${lockOf(dir)}'.`,
+      `Could not lock the database folder ${dir}: ENAMETOOLONG: name too long, mkdir '${lockOf(dir)}'.`,
     );
     expect(error.name).toBe('DatabaseOpenError');
     expect(error.cause).toMatchObject({ code: 'ENAMETOOLONG' });
@@ -152,14 +227,54 @@ describe('the embedded folder’s lock', { timeout: 60_000 }, () => {
     expect(error.cause).toMatchObject({ code: 'ENOTDIR' });
   });
 
-  it('gives the lock back on close even if someone removed it, and the folder opens again', async () => {
+  it('is one per folder in a process too, says at once when it is lost while open, and is given back on close', {
+    timeout: 120_000,
+  }, async () => {
     const dir = await databaseDir();
-    const first = await openDatabase({ kind: 'pglite', dir });
+    const lost = vi.fn<(error: DatabaseOpenError) => void>();
+    const first = await openDatabase({ kind: 'pglite', dir }, leaseOptions(lost));
     expect(first).toMatchObject({ kind: 'pglite', where: `PGlite in ${dir}` });
-    expect(await readFile(lockOf(dir), 'utf8')).toBe(`${process.pid}\n`);
-    await rm(lockOf(dir));
+    await expect(openDatabase({ kind: 'pglite', dir }, leaseOptions())).rejects.toThrow(inUse(dir));
+
+    // Removed by hand: noticed at the next renewal.
+    await rm(lockOf(dir), { recursive: true });
+    await vi.waitFor(() => expect(lost).toHaveBeenCalledTimes(1), { timeout: 10_000 });
+    expect(lost.mock.calls[0]?.[0].message).toMatch(
+      new RegExp(
+        `^Lost the lease ${lockOf(dir)} of the embedded database in ${dir} while it was open \\(ENOENT: .*\\): ` +
+          'another server may be writing the folder now\\. Stopping at once, so that two servers never write one folder\\.$',
+      ),
+    );
     await first.close();
-    const second = await openDatabase({ kind: 'pglite', dir });
+
+    // Taken over by another server, which renews it as its own (again and again: one renewal racing this
+    // server's own could be overwritten by it): noticed at this server's next renewal.
+    const lostAgain = vi.fn<(error: DatabaseOpenError) => void>();
+    const second = await openDatabase({ kind: 'pglite', dir }, leaseOptions(lostAgain));
+    cleanups.push(() => second.close());
+    expect(await lockFiles(dir)).toEqual(['pglite.lock']);
+    const theirs = new Date(Date.now() - 60_000);
+    await vi.waitFor(
+      async () => {
+        await utimes(lockOf(dir), theirs, theirs);
+        expect(lostAgain).toHaveBeenCalledTimes(1);
+      },
+      { timeout: 10_000, interval: 200 },
+    );
+    expect(lostAgain.mock.calls[0]?.[0].cause).toMatchObject({ code: 'ECOMPROMISED' });
+    // Not its lease any more: closing leaves it to the other server.
+    await second.close();
+    expect(await lockFiles(dir)).toEqual(['pglite.lock']);
+  });
+
+  it('gives the lease back on close, and the folder opens again with its data', {
+    timeout: 120_000,
+  }, async () => {
+    const dir = await databaseDir();
+    const first = await openDatabase({ kind: 'pglite', dir }, WITH_DEMO_DATA);
+    await first.close();
+    expect(await lockFiles(dir)).toEqual([]);
+    const second = await openDatabase({ kind: 'pglite', dir }, leaseOptions());
     cleanups.push(() => second.close());
     expect(await second.db.selectFrom('users').select('id').orderBy('id').execute()).toEqual([
       { id: 'u1' },
@@ -170,7 +285,7 @@ describe('the embedded folder’s lock', { timeout: 60_000 }, () => {
 
 describe('opening an embedded database', { timeout: 60_000 }, () => {
   it('says where it is, and reads calendar days as text', async () => {
-    const database = await openDatabase({ kind: 'pglite', from: await migratedDump() });
+    const database = await openDatabase({ kind: 'pglite', from: await migratedDump() }, WITH_DEMO_DATA);
     cleanups.push(() => database.close());
     expect(database).toMatchObject({ kind: 'pglite', where: 'PGlite in memory' });
     expect(database.pool).toBeUndefined();
@@ -184,7 +299,7 @@ describe('opening an embedded database', { timeout: 60_000 }, () => {
 
   it('starts from the dump it is given', async () => {
     const from = await dumpAfter(`update users set display_name = 'From the dump' where id = 'u1'`);
-    const database = await openDatabase({ kind: 'pglite', from });
+    const database = await openDatabase({ kind: 'pglite', from }, WITH_DEMO_DATA);
     cleanups.push(() => database.close());
     const user = await database.db
       .selectFrom('users')
@@ -209,9 +324,9 @@ describe('opening an embedded database', { timeout: 60_000 }, () => {
 
 describe('migrations that cannot run', { timeout: 60_000 }, () => {
   it('name the migration that failed, not the one before it that ran, and the open fails', async () => {
-    // 0002 runs again (its rows are there already: it does nothing), then 0003 finds its table.
+    // 0002 runs again (it does nothing now), then 0003 finds its table.
     const from = await dumpAfter(
-      `delete from kysely_migration where name in ('0002_seed', '0003_reports', '0004_rate_limits')`,
+      `delete from kysely_migration where name in ('0002_seed', '0003_reports', '0004_rate_limits', '0005_argon2id_seed_hashes')`,
     );
     const error = await openingError({ kind: 'pglite', from });
     expect(error.message).toBe(
@@ -224,7 +339,7 @@ describe('migrations that cannot run', { timeout: 60_000 }, () => {
     const from = await dumpAfter(
       `insert into kysely_migration (name, timestamp) values ('9999_from_the_future', '2030-01-01')`,
     );
-    await expect(openDatabase({ kind: 'pglite', from })).rejects.toThrow(
+    await expect(openDatabase({ kind: 'pglite', from }, WITH_DEMO_DATA)).rejects.toThrow(
       'Could not bring the database up to date: corrupted migrations: previously executed migration ' +
         '9999_from_the_future is missing.',
     );
@@ -232,8 +347,8 @@ describe('migrations that cannot run', { timeout: 60_000 }, () => {
 });
 
 describe('migrations undone', { timeout: 60_000 }, () => {
-  it('step down one at a time to nothing, and up again to the seeded schema', async () => {
-    const database = await openDatabase({ kind: 'pglite', from: await migratedDump() });
+  it('step down one at a time to nothing, and up again to the schema alone', async () => {
+    const database = await openDatabase({ kind: 'pglite', from: await migratedDump() }, WITH_DEMO_DATA);
     cleanups.push(() => database.close());
     const db = database.db.withoutPlugins();
     const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
@@ -244,27 +359,64 @@ describe('migrations undone', { timeout: 60_000 }, () => {
       );
 
     expect((await migrator.migrateDown()).error).toBeUndefined();
+    expect(await hashes(database)).toEqual(OLD_SCRYPT);
+    expect(await tables()).toEqual(['campaigns', 'rate_limits', 'reports', 'sessions', 'users']);
+
+    expect((await migrator.migrateDown()).error).toBeUndefined();
     expect(await tables()).toEqual(['campaigns', 'reports', 'sessions', 'sign_in_limits', 'users']);
 
     expect((await migrator.migrateDown()).error).toBeUndefined();
     expect(await tables()).toEqual(['campaigns', 'sessions', 'sign_in_limits', 'users']);
+
+    // 0002 no longer touches data, either way.
+    expect((await migrator.migrateDown()).error).toBeUndefined();
     expect([await count('users'), await count('campaigns')]).toEqual([
       seed.users.length,
       seed.campaigns.length,
     ]);
-
-    expect((await migrator.migrateDown()).error).toBeUndefined();
-    expect([await count('users'), await count('campaigns')]).toEqual([0, 0]);
 
     expect((await migrator.migrateTo(NO_MIGRATIONS)).error).toBeUndefined();
     expect(await tables()).toEqual([]);
 
     expect((await migrator.migrateToLatest()).error).toBeUndefined();
     expect(await tables()).toEqual(['campaigns', 'rate_limits', 'reports', 'sessions', 'users']);
-    expect([await count('users'), await count('campaigns')]).toEqual([
-      seed.users.length,
-      seed.campaigns.length,
-    ]);
+    expect([await count('users'), await count('campaigns')]).toEqual([0, 0]);
+  });
+});
+
+/** The hashes 0002_seed wrote for u1 and u2, before 0005. */
+const OLD_SCRYPT = [
+  'scrypt$b2a86f5da897b7b532f3de2399551c11$ef2e4c7e20b2b49220659ae166ca72add99888e7d58b35ae76a3da7b70f3cdce',
+  'scrypt$27f7d89e13ba13cf304e7ce420256575$4de7b850e1dafbc5ca6038d790330875cf696df94c9c03cda90f6c3b510b6b82',
+];
+
+async function hashes(database: OpenDatabase): Promise<string[]> {
+  const rows = await database.db.selectFrom('users').select('passwordHash').orderBy('id').execute();
+  return rows.map((row) => row.passwordHash);
+}
+
+describe('0005_argon2id_seed_hashes', { timeout: 60_000 }, () => {
+  it('replaces exactly the seed’s old scrypt hashes, with argon2id hashes of the demo passwords', async () => {
+    const database = await openDatabase({ kind: 'pglite', from: await migratedDump() }, WITH_DEMO_DATA);
+    cleanups.push(() => database.close());
+    const migrator = new Migrator({
+      db: database.db.withoutPlugins(),
+      provider: { getMigrations: async () => migrations },
+    });
+    // A database as 0004 left it: both demo accounts on the seed's scrypt, then Sam changed password.
+    expect((await migrator.migrateTo('0004_rate_limits')).error).toBeUndefined();
+    expect(await hashes(database)).toEqual(OLD_SCRYPT);
+    const changed = `scrypt$${'00'.repeat(16)}$${'11'.repeat(32)}`;
+    await database.db.updateTable('users').set({ passwordHash: changed }).where('id', '=', 'u2').execute();
+
+    expect((await migrator.migrateToLatest()).error).toBeUndefined();
+    const [demo, sam] = await hashes(database);
+    expect([demo, sam]).toEqual([seed.users[0]?.passwordHash, changed]);
+    const passwords = new Passwords();
+    expect(await passwords.check('demo-password', demo)).toEqual({ ok: true, needsRehash: false });
+    const samSeed = seed.users[1]?.passwordHash;
+    expect(samSeed).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    expect(await passwords.check('sam-password', samSeed)).toEqual({ ok: true, needsRehash: false });
   });
 });
 
@@ -272,7 +424,7 @@ describe('the schema the migrations build', () => {
   // From nothing, not from the harness's dump: the dump is made once per set of migrations, so a changed
   // migration (a mutant among them) would be tested against the schema its predecessor built.
   it('has the indexes the queries rely on and each column’s default', { timeout: 120_000 }, async () => {
-    const database = await openDatabase({ kind: 'pglite' });
+    const database = await openDatabase({ kind: 'pglite' }, WITH_DEMO_DATA);
     cleanups.push(() => database.close());
     const indexes = await sql<{ indexdef: string }>`
       select indexdef from pg_indexes where schemaname = 'public' and indexname not like '%_pkey'

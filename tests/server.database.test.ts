@@ -1,7 +1,7 @@
 // @vitest-environment node
-// The database layer: migrations and seed, reopening, the embedded folder's lock, clear start-up
+// The database layer: migrations and demo data, reopening, the embedded folder's lease, clear start-up
 // errors, and the configuration read from the environment.
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { API_ENVIRONMENT, ConfigError, readApiConfig } from '../api/config';
 import { DatabaseOpenError, type OpenDatabase, openDatabase, redact } from '../api/database/open';
 import { readEnvironment, type TrustProxy } from '../api/environment';
-import { backends, freshPostgresDatabase, POSTGRES_URL } from './support/apiHarness';
+import { backends, freshPostgresDatabase, POSTGRES_URL, WITH_DEMO_DATA } from './support/apiHarness';
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -23,7 +23,7 @@ async function tempDir(): Promise<string> {
 }
 
 async function open(config: Parameters<typeof openDatabase>[0]): Promise<OpenDatabase> {
-  const database = await openDatabase(config);
+  const database = await openDatabase(config, WITH_DEMO_DATA);
   cleanups.push(() => database.close());
   return database;
 }
@@ -81,10 +81,11 @@ describe.each(backends())('migrations on %s', { timeout: 60_000 }, (kind) => {
       '0002_seed',
       '0003_reports',
       '0004_rate_limits',
+      '0005_argon2id_seed_hashes',
     ]);
   });
 
-  it('seeds the demo accounts and campaigns', async () => {
+  it('writes the demo accounts and campaigns when asked', async () => {
     const { db } = await openFresh();
     const users = await db.selectFrom('users').select(['id', 'email']).orderBy('id').execute();
     expect(users).toEqual([
@@ -119,7 +120,7 @@ describe.each(backends())('migrations on %s', { timeout: 60_000 }, (kind) => {
 describe('the embedded database folder', { timeout: 60_000 }, () => {
   it('keeps data across a reopen and seeds only once', async () => {
     const dir = path.join(await tempDir(), 'pglite');
-    const first = await openDatabase({ kind: 'pglite', dir });
+    const first = await openDatabase({ kind: 'pglite', dir }, WITH_DEMO_DATA);
     await first.db.updateTable('users').set({ displayName: 'Kept' }).where('id', '=', 'u1').execute();
     await first.db.deleteFrom('campaigns').where('id', '=', 6).execute();
     await first.close();
@@ -134,30 +135,31 @@ describe('the embedded database folder', { timeout: 60_000 }, () => {
     expect(await second.db.selectFrom('campaigns').select('id').where('id', '=', 6).execute()).toEqual([]);
   });
 
-  it('refuses a second opener while the first has it, naming the process', async () => {
+  it('refuses a second opener while the first has it', async () => {
     const dir = path.join(await tempDir(), 'pglite');
     await open({ kind: 'pglite', dir });
-    const second = openDatabase({ kind: 'pglite', dir });
+    const second = openDatabase({ kind: 'pglite', dir }, WITH_DEMO_DATA);
     await expect(second).rejects.toBeInstanceOf(DatabaseOpenError);
-    await expect(second).rejects.toThrow(`is in use by process ${process.pid}`);
+    await expect(second).rejects.toThrow(`The embedded database in ${dir} is in use by another server`);
   });
 
-  it('takes over the lock of a process that no longer runs (a restart after a crash)', async () => {
-    const parent = await tempDir();
-    const dir = path.join(parent, 'pglite');
-    await writeFile(`${dir}.lock`, '2147483646\n');
+  it('takes over the stale lease of a server that no longer runs (a restart after a crash)', async () => {
+    const dir = path.join(await tempDir(), 'pglite');
+    await mkdir(`${dir}.lock`);
+    const aMinuteAgo = new Date(Date.now() - 60_000);
+    await utimes(`${dir}.lock`, aMinuteAgo, aMinuteAgo);
     const database = await open({ kind: 'pglite', dir });
     expect((await database.db.selectFrom('users').select('id').execute()).length).toBe(2);
   });
 
   it('is a clear start-up error when the files are damaged, and nothing is reset', async () => {
     const dir = path.join(await tempDir(), 'pglite');
-    const first = await openDatabase({ kind: 'pglite', dir });
+    const first = await openDatabase({ kind: 'pglite', dir }, WITH_DEMO_DATA);
     await first.close();
     await writeFile(path.join(dir, 'global', 'pg_control'), 'not a control file');
     const before = (await readdir(dir)).sort();
 
-    const failed = openDatabase({ kind: 'pglite', dir });
+    const failed = openDatabase({ kind: 'pglite', dir }, WITH_DEMO_DATA);
     await expect(failed).rejects.toBeInstanceOf(DatabaseOpenError);
     await expect(failed).rejects.toThrow(`Could not open the embedded database in ${dir}`);
     await expect(failed).rejects.toThrow(/move the folder aside/);
@@ -171,19 +173,22 @@ describe('the embedded database folder', { timeout: 60_000 }, () => {
   it('is a clear start-up error when the folder cannot be made', async () => {
     const file = path.join(await tempDir(), 'a-file');
     await writeFile(file, 'not a folder');
-    await expect(openDatabase({ kind: 'pglite', dir: path.join(file, 'pglite') })).rejects.toThrow(
-      /^Could not create the database folder .*a-file\/pglite/,
-    );
+    await expect(
+      openDatabase({ kind: 'pglite', dir: path.join(file, 'pglite') }, WITH_DEMO_DATA),
+    ).rejects.toThrow(/^Could not create the database folder .*a-file\/pglite/);
   });
 });
 
 describe('a PostgreSQL server that cannot be reached', () => {
   it('is a clear start-up error that never shows the password', async () => {
-    const failed = openDatabase({
-      kind: 'postgres',
-      url: 'postgres://app:s3cret@127.0.0.1:1/campaigns',
-      poolSize: 1,
-    });
+    const failed = openDatabase(
+      {
+        kind: 'postgres',
+        url: 'postgres://app:s3cret@127.0.0.1:1/campaigns',
+        poolSize: 1,
+      },
+      WITH_DEMO_DATA,
+    );
     await expect(failed).rejects.toBeInstanceOf(DatabaseOpenError);
     const error = (await failed.catch((e: unknown) => e)) as Error;
     expect(error.message).toMatch(
@@ -195,9 +200,9 @@ describe('a PostgreSQL server that cannot be reached', () => {
   it.skipIf(!POSTGRES_URL)('names a database that does not exist', async () => {
     const url = new URL(POSTGRES_URL ?? 'postgres://x');
     url.pathname = '/no_such_database';
-    await expect(openDatabase({ kind: 'postgres', url: url.toString(), poolSize: 1 })).rejects.toThrow(
-      /no_such_database.*does not exist/,
-    );
+    await expect(
+      openDatabase({ kind: 'postgres', url: url.toString(), poolSize: 1 }, WITH_DEMO_DATA),
+    ).rejects.toThrow(/no_such_database.*does not exist/);
   });
 
   it('redacts passwords in any URL it prints', () => {

@@ -1,10 +1,15 @@
-import { mkdir, open as openFile, readFile, rm } from 'node:fs/promises';
+import fs from 'node:fs';
+import { lstat, mkdir, readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { PGlite, types as pgliteTypes } from '@electric-sql/pglite';
+import { NodeFS } from '@electric-sql/pglite/nodefs';
 import { CamelCasePlugin, Kysely, PostgresDialect } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
+import lockfile from 'proper-lockfile';
+import { writeDemoData } from './demoData.ts';
 import { migrations } from './migrations/index.ts';
 import type { Database } from './schema.ts';
 
@@ -29,6 +34,40 @@ export interface OpenDatabase {
   close(): Promise<void>;
 }
 
+/** What opening does besides opening: the settings of ApiConfig that concern the database. */
+export interface OpenOptions {
+  /**
+   * Run pending migrations (MIGRATE_ON_START, and `npm run db:migrate`). False: a database with any pending
+   * migration is refused with a message naming `npm run db:migrate`, and nothing is written.
+   */
+  migrate: boolean;
+  /** Then write the demo accounts and campaigns into a database without accounts (DEMO_DATA, ./demoData.ts). */
+  demoData: boolean;
+  /**
+   * The embedded folder's lease was lost while open: removed by hand, or taken over by a server that found it
+   * stale. Default: say so and exit at once, as PostgreSQL shuts down when its postmaster.pid is not its own.
+   */
+  onLeaseLost?: (error: DatabaseOpenError) => void;
+  /** The lease's timing; tests shorten it. */
+  lease?: LeaseTiming;
+}
+
+/** How the embedded folder's lease is kept (see leaseFolder). */
+export interface LeaseTiming {
+  /** A lease not renewed for this long is stale: its server is taken to have crashed, and a start takes it over. */
+  staleMs: number;
+  /** How often the holder renews it. */
+  renewMs: number;
+}
+
+/**
+ * Renewed every 5 s, stale after 20 s. PGlite runs on the event loop, so the renewal waits for the longest
+ * thing it does: creating a folder (initdb in WebAssembly) held the loop for up to 4 s at a time on this
+ * 2-core machine under a load of 15. Twenty seconds leaves room for that, and is how long a restart after a
+ * crash waits.
+ */
+export const LEASE: LeaseTiming = { staleMs: 20_000, renewMs: 5_000 };
+
 /** The database could not be opened or brought up to date: the server must not start. */
 export class DatabaseOpenError extends Error {
   override name = 'DatabaseOpenError';
@@ -40,15 +79,16 @@ const DATE_OID = 1082;
 const keepText = (value: string) => value;
 
 /**
- * Opens the database, takes the embedded folder's lock, and runs every pending migration (the seed
- * among them) before resolving. Any failure is a DatabaseOpenError saying what and where; nothing is
- * ever reset or recreated to get past one.
+ * Opens the database (taking the embedded folder's lease), runs every pending migration or refuses when there
+ * are some and `migrate` is off, then writes the demo data if asked, before resolving. Any failure is a
+ * DatabaseOpenError saying what and where; nothing is ever reset or recreated to get past one.
  */
-export async function openDatabase(config: DatabaseConfig): Promise<OpenDatabase> {
-  const opened =
-    config.kind === 'pglite' ? await openPglite(config.dir, config.from) : await openPostgres(config);
+export async function openDatabase(config: DatabaseConfig, options: OpenOptions): Promise<OpenDatabase> {
+  const opened = await openConnection(config, options);
   try {
-    await migrateToLatest(opened.db);
+    if (options.migrate) await migrateToLatest(opened.db);
+    else await refusePending(opened.db, opened.where);
+    if (options.demoData) await writeDemoData(opened.db);
   } catch (error) {
     await opened.close().catch(() => undefined);
     throw error;
@@ -56,14 +96,64 @@ export async function openDatabase(config: DatabaseConfig): Promise<OpenDatabase
   return opened;
 }
 
-async function openPglite(dir: string | undefined, from: Blob | undefined): Promise<OpenDatabase> {
+function openConnection(config: DatabaseConfig, options: OpenOptions): Promise<OpenDatabase> {
+  return config.kind === 'pglite' ? openPglite(config.dir, config.from, options) : openPostgres(config);
+}
+
+/**
+ * PGlite's defaults start PostgreSQL with `-F` (fsync off), and the file system it mounts in Node (Emscripten's
+ * NODEFS) drops fsync and fdatasync even when PostgreSQL asks: a committed write sat in the page cache, kept
+ * through a crash of the process but not through a power cut. So fsync is on, the WAL is flushed with fsync()
+ * (fdatasync() is a no-op in Emscripten, and NODEFS passes no O_DSYNC), and NODEFS's fsync reaches the disk.
+ */
+export const PGLITE_START_PARAMS: readonly string[] = [
+  ...PGlite.defaultStartParams.filter((param) => param !== '-F'),
+  '-c',
+  'wal_sync_method=fsync',
+];
+
+/** Emscripten's NODEFS, with the fsync it lacks: each call syncs the real file behind the stream. */
+class SyncedNodeFS extends NodeFS {
+  override async init(...args: Parameters<NodeFS['init']>): ReturnType<NodeFS['init']> {
+    const result = await super.init(...args);
+    const preRun = result.emscriptenOpts.preRun ?? [];
+    result.emscriptenOpts.preRun = [
+      ...preRun,
+      (mod) => {
+        const nodefs = mod.NODEFS as unknown as EmscriptenNodeFs;
+        nodefs.stream_ops.fsync = (stream) => {
+          // An error becomes the errno PostgreSQL sees (it then stops: a failed fsync may have lost data).
+          nodefs.tryFSOperation(() => fs.fsyncSync(stream.nfd));
+          return 0;
+        };
+      },
+    ];
+    return result;
+  }
+}
+
+/** The parts of Emscripten's NODEFS used above (its type in PGlite is the generic file system's). */
+interface EmscriptenNodeFs {
+  stream_ops: { fsync?: (stream: { nfd: number }) => number };
+  tryFSOperation<T>(operation: () => T): T;
+}
+
+async function openPglite(
+  dir: string | undefined,
+  from: Blob | undefined,
+  options: OpenOptions,
+): Promise<OpenDatabase> {
   const where = dir === undefined ? 'memory' : path.resolve(dir);
-  const release = dir === undefined ? async () => {} : await lockFolder(where);
+  const release =
+    dir === undefined
+      ? async () => {}
+      : await leaseFolder(where, options.lease ?? LEASE, options.onLeaseLost ?? stopAtOnce);
   let client: PGlite;
   try {
     client = await PGlite.create({
-      dataDir: dir === undefined ? undefined : where,
+      ...(dir === undefined ? {} : { fs: new SyncedNodeFS(where) }),
       loadDataDir: from,
+      startParams: [...PGLITE_START_PARAMS],
       parsers: { [pgliteTypes.DATE]: keepText },
     });
   } catch (error) {
@@ -122,13 +212,32 @@ async function openPostgres(config: { url: string; poolSize: number }): Promise<
   };
 }
 
-async function migrateToLatest(db: Kysely<Database>): Promise<void> {
+const migratorOf = (db: Kysely<Database>) =>
+  new Migrator({ db: db.withoutPlugins(), provider: { getMigrations: async () => migrations } });
+
+/** What `migrateDatabase` did: the migrations it ran, in order (none: the database was up to date). */
+export interface MigrationRun {
+  where: string;
+  ran: string[];
+}
+
+/**
+ * `npm run db:migrate`: opens the database, runs its pending migrations and closes it, nothing else (no demo
+ * data, no server). The embedded folder's lease is taken as a server takes it, so it never migrates a folder a
+ * server is using.
+ */
+export async function migrateDatabase(config: DatabaseConfig): Promise<MigrationRun> {
+  const opened = await openConnection(config, { migrate: true, demoData: false });
+  try {
+    return { where: opened.where, ran: await migrateToLatest(opened.db) };
+  } finally {
+    await opened.close();
+  }
+}
+
+async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {
   // Kysely's migrator holds a row lock while it runs, so processes starting together take turns.
-  const migrator = new Migrator({
-    db: db.withoutPlugins(),
-    provider: { getMigrations: async () => migrations },
-  });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = await migratorOf(db).migrateToLatest();
   if (error) {
     const failed = results?.find((result) => result.status === 'Error')?.migrationName;
     throw new DatabaseOpenError(
@@ -136,61 +245,127 @@ async function migrateToLatest(db: Kysely<Database>): Promise<void> {
       { cause: error },
     );
   }
+  return (results ?? []).map((result) => result.migrationName);
 }
 
-// PGlite is one process's database: two processes writing one folder would corrupt it without a word.
-// A lock file with the owner's pid turns that into a clear error; a lock left by a crashed process
-// (its pid no longer running) is taken over, so a restart after kill -9 just works.
-const lockedHere = new Set<string>();
+// biome-ignore format: keep the sentence on one line
+const PENDING = 'MIGRATE_ON_START=0 says migrations are a separate step: run `npm run db:migrate` with the same environment, then start again.';
 
-async function lockFolder(dir: string): Promise<() => Promise<void>> {
+/** With `migrate` off: refuses a database whose schema is behind this build's (an empty one included). */
+async function refusePending(db: Kysely<Database>, where: string): Promise<void> {
+  const pending = (await migratorOf(db).getMigrations())
+    .filter((migration) => migration.executedAt === undefined)
+    .map((migration) => migration.name);
+  if (pending.length === 0) return;
+  throw new DatabaseOpenError(
+    `The database (${where}) is not up to date: ${pending.length} migration${pending.length === 1 ? '' : 's'} ` +
+      `to run (${pending.join(', ')}). ${PENDING}`,
+  );
+}
+
+// PGlite is one process's database: two processes writing one folder would corrupt it without a word. A lock
+// that names a pid cannot tell who holds it: in another PID namespace (two containers on one volume) the pid in
+// it is another process, or this one. So the folder is held by a lease, proper-lockfile's: a directory beside it
+// (`pglite.lock`), made atomically with mkdir, whose mtime the holder renews on a timer. A lease renewed while
+// a starting server watches belongs to a running server; one not renewed for LEASE.staleMs belongs to one that
+// crashed, and is taken over. It needs a shared file system and clock, nothing about processes.
+const leasedHere = new Set<string>();
+
+async function leaseFolder(
+  where: string,
+  timing: LeaseTiming,
+  onLost: (error: DatabaseOpenError) => void,
+): Promise<() => Promise<void>> {
   try {
-    await mkdir(dir, { recursive: true });
+    await mkdir(where, { recursive: true });
   } catch (error) {
-    throw new DatabaseOpenError(`Could not create the database folder ${dir}: ${describeError(error)}.`, {
+    throw new DatabaseOpenError(`Could not create the database folder ${where}: ${describeError(error)}.`, {
       cause: error,
     });
   }
-  const lockFile = `${dir}.lock`;
-  for (let attempt = 0; attempt < 2; attempt++) {
+  // One lease per folder, however it is named (a symlink, a relative path).
+  const folder = await realpath(where);
+  const lease = `${folder}.lock`;
+  await refuseOldLock(where, lease);
+  const stale = Math.round(timing.staleMs / 1000);
+  const inUse = () =>
+    new DatabaseOpenError(
+      `The embedded database in ${where} is in use by another server: its lease ${lease} is being renewed. ` +
+        'PGlite serves one process: stop the other server, give this one another DATA_DIR, or set DATABASE_URL ' +
+        `to share a PostgreSQL server. (A server that crashed leaves its lease behind; it goes stale ${stale} s ` +
+        'after its last renewal, and a start waits that long for it, then takes it over.)',
+    );
+  if (leasedHere.has(folder)) throw inUse();
+  // A lease whose time never moves and never gets old (set in the future) must not keep a start waiting forever.
+  const giveUpAt = Date.now() + timing.staleMs + timing.renewMs;
+  let seen: number | undefined;
+  for (;;) {
     try {
-      const handle = await openFile(lockFile, 'wx');
-      await handle.writeFile(`${process.pid}\n`);
-      await handle.close();
-      lockedHere.add(dir);
+      const release = await lockfile.lock(folder, {
+        lockfilePath: lease,
+        realpath: false,
+        stale: timing.staleMs,
+        update: timing.renewMs,
+        onCompromised: (error) => {
+          leasedHere.delete(folder);
+          onLost(
+            new DatabaseOpenError(
+              `Lost the lease ${lease} of the embedded database in ${where} while it was open ` +
+                `(${describeError(error)}): another server may be writing the folder now. Stopping at once, ` +
+                'so that two servers never write one folder.',
+              { cause: error },
+            ),
+          );
+        },
+      });
+      leasedHere.add(folder);
       return async () => {
-        lockedHere.delete(dir);
-        await rm(lockFile, { force: true });
+        // A lease lost meanwhile is no longer this process's to remove.
+        if (leasedHere.delete(folder)) await release();
       };
     } catch (error) {
-      if (!(error instanceof Error && 'code' in error && error.code === 'EEXIST')) {
-        throw new DatabaseOpenError(`Could not lock the database folder ${dir}: ${describeError(error)}.`, {
+      if (!(error instanceof Error && 'code' in error && error.code === 'ELOCKED')) {
+        throw new DatabaseOpenError(`Could not lock the database folder ${where}: ${describeError(error)}.`, {
           cause: error,
         });
       }
     }
-    const owner = Number.parseInt(await readFile(lockFile, 'utf8').catch(() => ''), 10);
-    const ownerRuns = owner === process.pid ? lockedHere.has(dir) : isRunning(owner);
-    if (ownerRuns) {
-      throw new DatabaseOpenError(
-        `The embedded database in ${dir} is in use by process ${owner}. PGlite serves one process: ` +
-          'stop the other server, give this one another DATA_DIR, or set DATABASE_URL to share a PostgreSQL server.',
+    const renewed = await stat(lease).then(
+      (info) => info.mtimeMs,
+      () => undefined,
+    );
+    if (renewed !== undefined && seen !== undefined && renewed !== seen) throw inUse();
+    if (Date.now() > giveUpAt) throw inUse();
+    if (seen === undefined && renewed !== undefined) {
+      seen = renewed;
+      console.warn(
+        `[database] ${lease} is held: waiting up to ${stale} s to see whether its server is running ` +
+          `(a crashed server's lease goes stale ${stale} s after its last renewal, and is then taken over).`,
       );
     }
-    await rm(lockFile, { force: true });
+    await sleep(Math.min(1000, timing.renewMs / 2));
   }
-  throw new DatabaseOpenError(`Could not lock the database folder ${dir}: another process keeps taking it.`);
 }
 
-function isRunning(pid: number): boolean {
-  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists but belongs to someone else.
-    return error instanceof Error && 'code' in error && error.code === 'EPERM';
-  }
+/** Earlier versions locked the folder with a file naming a pid, which this version cannot judge. */
+async function refuseOldLock(where: string, lease: string): Promise<void> {
+  const isFile = await lstat(lease).then(
+    (info) => info.isFile(),
+    () => false,
+  );
+  if (!isFile) return;
+  const pid = (await readFile(lease, 'utf8').catch(() => '')).trim();
+  throw new DatabaseOpenError(
+    `The embedded database in ${where} has a lock file of an older version of this server (${lease}, naming ` +
+      `process ${pid || 'none'}), which may still be running. Stop it; if no server of that version uses the ` +
+      `folder any more, delete ${lease} and start again.`,
+  );
+}
+
+/** The default when a lease is lost: PostgreSQL's own answer to a postmaster.pid that is not its own. */
+function stopAtOnce(error: DatabaseOpenError): void {
+  console.error(`[database] ${error.message}`);
+  process.exit(1);
 }
 
 /** An error as one clause of a sentence: its message without the closing full stop (the first of several). */

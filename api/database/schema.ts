@@ -9,7 +9,7 @@ export interface UsersTable {
   id: string;
   email: string;
   displayName: string;
-  /** A PHC string (`$argon2id$v=19$m=…,t=…,p=…$salt$hash`) or a legacy `scrypt$salt$hash`. */
+  /** A PHC string, `$argon2id$v=19$m=…,t=…,p=…$salt$hash`; anything else matches no password. */
   passwordHash: string;
   createdAt: ColumnType<Date, Date | undefined, never>;
 }

@@ -16,9 +16,10 @@ export async function readReports(options: { limit: number; id?: string }): Prom
   const config = readApiConfig();
   let database: Awaited<ReturnType<typeof openDatabase>>;
   try {
-    database = await openDatabase(config.database);
+    // Reading reports writes no demo data.
+    database = await openDatabase(config.database, { migrate: config.migrateOnStart, demoData: false });
   } catch (error) {
-    if (error instanceof DatabaseOpenError && /in use by process/.test(error.message)) {
+    if (error instanceof DatabaseOpenError && /in use by another server/.test(error.message)) {
       throw new ReportSourceError(
         `${error.message}\nTo read reports while it runs, start the server with REPORTS_TOKEN=<a secret> and run ` +
           'this again with REPORTS_URL=http://<host>:<port> and the same REPORTS_TOKEN.',

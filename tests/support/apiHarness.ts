@@ -13,7 +13,7 @@ import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
 import { createApiApp } from '../../api/app';
 import { type ApiConfig, testApiConfig } from '../../api/config';
-import * as seed from '../../api/database/migrations/0002_seed';
+import { writeDemoData } from '../../api/database/demoData';
 import { type DatabaseConfig, type OpenDatabase, openDatabase } from '../../api/database/open';
 import type { ApiLog } from '../../api/logSafe';
 
@@ -59,7 +59,7 @@ const ROOT = process.cwd();
 /** Where migrated dumps are kept between runs, one per set of migrations and PGlite version. */
 const DUMPS = path.join(tmpdir(), 'campaign-web-test-databases');
 
-/** Names the database the migrations build: their source and PGlite's version. */
+/** Names the database the migrations and the demo data build: their source and PGlite's version. */
 async function migrationsKey(): Promise<string> {
   const hash = createHash('sha256');
   hash.update(await readFile(path.join(ROOT, 'node_modules/@electric-sql/pglite/package.json')));
@@ -68,13 +68,20 @@ async function migrationsKey(): Promise<string> {
     hash.update(name);
     hash.update(await readFile(path.join(folder, name)));
   }
+  for (const file of ['api/database/demoData.ts', 'api/fixtures/seed.json'])
+    hash.update(await readFile(path.join(ROOT, file)));
   return hash.digest('hex').slice(0, 16);
 }
+
+/** What the API tests run on: the schema and the demo data, as the embedded default gives them. */
+export const WITH_DEMO_DATA = { migrate: true, demoData: true } as const;
+/** A dump already has both. */
+const AS_DUMPED = { migrate: true, demoData: false } as const;
 
 let dump: Promise<Blob> | undefined;
 
 /**
- * A migrated, seeded embedded database as PGlite's dump of its data folder: made once per machine and set of
+ * A migrated embedded database with the demo data, as PGlite's dump of its data folder: made once per machine and set of
  * migrations (a file in the temp folder), read once per test file. Creating an embedded database runs initdb
  * in WebAssembly, 5 to 12 s on a busy 2-core machine; loading a dump takes a fraction of that. The migrations
  * themselves are tested where a test opens a database from nothing (tests/server.database.test.ts).
@@ -86,7 +93,10 @@ export function migratedDump(): Promise<Blob> {
     if (saved) return new Blob([saved]);
     const scratch = await mkdtemp(path.join(tmpdir(), 'campaign-web-migrated-'));
     try {
-      const migrated = await openDatabase({ kind: 'pglite', dir: path.join(scratch, 'pglite') });
+      const migrated = await openDatabase(
+        { kind: 'pglite', dir: path.join(scratch, 'pglite') },
+        WITH_DEMO_DATA,
+      );
       await migrated.close();
       const client = await PGlite.create({ dataDir: path.join(scratch, 'pglite') });
       const blob = await client.dumpDataDir('gzip');
@@ -113,8 +123,8 @@ let shared: Promise<OpenDatabase> | undefined;
 
 async function openEmbedded(): Promise<OpenDatabase> {
   if (!process.env.API_TEST_SHARED_DATABASE)
-    return openDatabase({ kind: 'pglite', from: await migratedDump() });
-  shared ??= migratedDump().then((from) => openDatabase({ kind: 'pglite', from }));
+    return openDatabase({ kind: 'pglite', from: await migratedDump() }, AS_DUMPED);
+  shared ??= migratedDump().then((from) => openDatabase({ kind: 'pglite', from }, AS_DUMPED));
   const database = await shared;
   await resetDatabase(database);
   return { ...database, close: async () => {} };
@@ -124,7 +134,7 @@ async function openEmbedded(): Promise<OpenDatabase> {
 export async function openTestDatabase(kind: DatabaseConfig['kind']): Promise<OpenDatabase> {
   if (kind === 'pglite') return openEmbedded();
   const { url, drop } = await freshPostgresDatabase();
-  const database = await openDatabase({ kind: 'postgres', url, poolSize: 5 });
+  const database = await openDatabase({ kind: 'postgres', url, poolSize: 5 }, WITH_DEMO_DATA);
   return {
     ...database,
     db: database.db,
@@ -153,10 +163,10 @@ export function useTestDatabase(kind: DatabaseConfig['kind']): () => OpenDatabas
   };
 }
 
-/** Back to the seed data, as after a fresh start (much faster than a new database per test). */
+/** Back to the demo data, as after a fresh start (much faster than a new database per test). */
 export async function resetDatabase(database: OpenDatabase): Promise<void> {
   await sql`truncate reports, sessions, rate_limits, campaigns, users cascade`.execute(database.db);
-  await seed.up(database.db.withoutPlugins());
+  if (!(await writeDemoData(database.db))) throw new Error('the demo data was not written after truncating');
 }
 
 export interface ApiClient {

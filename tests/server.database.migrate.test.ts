@@ -1,0 +1,148 @@
+// @vitest-environment node
+// Migrations are schema only, the demo data is its own step (issue 32), and MIGRATE_ON_START=0 makes migrating a
+// step of its own (`npm run db:migrate`). Each case starts the API as the server does (createApiApp over
+// readApiConfig of an environment) on a new database of each kind: a DATA_DIR folder, or a DATABASE_URL one.
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createApiApp } from '../api/app';
+import { readApiConfig } from '../api/config';
+import { writeDemoData } from '../api/database/demoData';
+import { migrations } from '../api/database/migrations/index';
+import { DatabaseOpenError, type OpenDatabase } from '../api/database/open';
+import seed from '../api/fixtures/seed.json' with { type: 'json' };
+import { backends, freshPostgresDatabase } from './support/apiHarness';
+
+type Env = Record<string, string>;
+
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+const DEMO_EMAILS = seed.users.map((user) => user.email).sort();
+const ALL_MIGRATIONS = Object.keys(migrations);
+
+/** `npm run db:migrate` as an operator runs it, with only `env` for the database. */
+async function dbMigrate(env: Env): Promise<{ code: number; stdout: string; stderr: string }> {
+  const { PATH, HOME } = process.env;
+  try {
+    const { stdout, stderr } = await promisify(execFile)('npm', ['run', '--silent', 'db:migrate'], {
+      env: { PATH, HOME, ...env },
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+describe.each(backends())('migrating and the demo data on %s', { timeout: 180_000 }, (kind) => {
+  /** A new, empty database of this kind, as the environment names it. */
+  const fresh = async (): Promise<Env> => {
+    if (kind === 'postgres') {
+      const { url, drop } = await freshPostgresDatabase();
+      cleanups.push(drop);
+      return { DATABASE_URL: url };
+    }
+    const dir = await mkdtemp(path.join(tmpdir(), 'campaign-web-migrate-'));
+    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    return { DATA_DIR: dir };
+  };
+  /** The API started on `env`, as the server starts it; stopped after the test. */
+  const start = async (env: Env): Promise<OpenDatabase> => {
+    const { app, database } = await createApiApp({ config: readApiConfig(env) });
+    cleanups.push(() => app.close());
+    return database;
+  };
+  const emails = async (database: OpenDatabase) =>
+    (await database.db.selectFrom('users').select('email').orderBy('email').execute()).map(
+      (row) => row.email,
+    );
+  const campaignCount = async (database: OpenDatabase) =>
+    (await database.db.selectFrom('campaigns').select('id').execute()).length;
+  const tables = async (database: OpenDatabase) =>
+    (await database.db.introspection.getTables({ withInternalKyselyTables: true })).map((t) => t.name).sort();
+
+  it(
+    kind === 'pglite'
+      ? 'writes the demo data by default into a new embedded database'
+      : 'gives a DATABASE_URL database the schema and no demo account',
+    async () => {
+      const database = await start(await fresh());
+      expect(await emails(database)).toEqual(kind === 'pglite' ? DEMO_EMAILS : []);
+      expect(await campaignCount(database)).toBe(kind === 'pglite' ? seed.campaigns.length : 0);
+      expect(await tables(database)).toEqual(
+        expect.arrayContaining([
+          'campaigns',
+          'kysely_migration',
+          'rate_limits',
+          'reports',
+          'sessions',
+          'users',
+        ]),
+      );
+    },
+  );
+
+  it('writes the demo data with DEMO_DATA=1, none with DEMO_DATA=0', async () => {
+    const withDemo = await start({ ...(await fresh()), DEMO_DATA: '1' });
+    expect(await emails(withDemo)).toEqual(DEMO_EMAILS);
+    expect(await campaignCount(withDemo)).toBe(seed.campaigns.length);
+    const without = await start({ ...(await fresh()), DEMO_DATA: '0' });
+    expect(await emails(without)).toEqual([]);
+    expect(await campaignCount(without)).toBe(0);
+  });
+
+  it('writes the demo data once: never into a database that has accounts, so deleted demo rows stay deleted', async () => {
+    const env = await fresh();
+    const database = await start({ ...env, DEMO_DATA: '1' });
+    await database.db.deleteFrom('campaigns').where('id', '=', 1).execute();
+    expect(await writeDemoData(database.db)).toBe(false);
+    expect(await campaignCount(database)).toBe(seed.campaigns.length - 1);
+    await database.db.deleteFrom('campaigns').execute();
+    await database.db.deleteFrom('users').where('id', '=', 'u2').execute();
+    expect(await writeDemoData(database.db)).toBe(false);
+    expect(await emails(database)).toEqual(['demo@example.com']);
+  });
+
+  it('refuses to start on an empty database with MIGRATE_ON_START=0, naming npm run db:migrate; that run lets it start', async () => {
+    const env = await fresh();
+    const refused = await createApiApp({ config: readApiConfig({ ...env, MIGRATE_ON_START: '0' }) }).then(
+      () => new Error('started'),
+      (error: unknown) => error,
+    );
+    expect(refused).toBeInstanceOf(DatabaseOpenError);
+    expect((refused as Error).message).toMatch(
+      new RegExp(
+        `^The database \\(.+\\) is not up to date: ${ALL_MIGRATIONS.length} migrations to run \\(${ALL_MIGRATIONS.join(', ')}\\)\\. ` +
+          'MIGRATE_ON_START=0 says migrations are a separate step: run `npm run db:migrate` with the same ' +
+          'environment, then start again\\.$',
+      ),
+    );
+
+    const migrated = await dbMigrate(env);
+    expect(migrated.stderr).toBe('');
+    expect(migrated.stdout).toMatch(
+      new RegExp(`: ran ${ALL_MIGRATIONS.join(', ')}\\. It is up to date\\.\\n$`),
+    );
+    expect(migrated.code).toBe(0);
+    expect((await dbMigrate(env)).stdout).toMatch(/ is up to date: no migration to run\.\n$/);
+
+    const database = await start({ ...env, MIGRATE_ON_START: '0' });
+    // db:migrate writes no demo data; the start writes it where it is on (the embedded default).
+    expect(await emails(database)).toEqual(kind === 'pglite' ? DEMO_EMAILS : []);
+  });
+});
+
+describe('npm run db:migrate', () => {
+  it('says what is wrong with the environment, and fails', { timeout: 60_000 }, async () => {
+    const run = await dbMigrate({ DATABASE_URL: 'mysql://db/x' });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(/^\[db:migrate\] .*DATABASE_URL/);
+  });
+});
