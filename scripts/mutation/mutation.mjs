@@ -8,7 +8,7 @@
 //                      on 2 cores); the API's run and the kinds run nothing in CI: their committed results are
 //                      checked, and files changed since are listed (a mutant there costs minutes); a survivor
 //                      without a recorded reason fails.
-//   --full             every mutant again (`--force`), the adapters' static mutants included (MUTATION_STATIC=1);
+//   --full             every mutant again (`--force`), static mutants included (MUTATION_STATIC=1);
 //                      the nightly-style run whose results are committed as CI's baseline.
 //   --only machines | --only adapters | --only api | --only kinds   one part.
 // Other arguments go to `stryker run` (e.g. `-- --only machines --mutate machines/returnTo.ts`).
@@ -103,7 +103,7 @@ for (const name of parts.filter((part) => part in RUNS)) {
   const started = Date.now();
   const result = spawnSync('npx', ['stryker', 'run', run.config, ...runArgs], {
     stdio: 'inherit',
-    env: full && name !== 'machines' ? { ...process.env, MUTATION_STATIC: '1' } : process.env,
+    env: full ? { ...process.env, MUTATION_STATIC: '1' } : process.env,
   });
   const minutes = ((Date.now() - started) / 60_000).toFixed(1);
   if (!existsSync(run.report)) {
