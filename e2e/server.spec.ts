@@ -242,4 +242,18 @@ test.describe('the production server’s configuration', () => {
     expect(output).not.toContain('s3cret');
     expect(output).toContain('The configuration is valid.');
   });
+
+  test('--migrate brings a new database up to date and exits, for MIGRATE_ON_START=0 (the artifact has no tsx)', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'campaign-web-migrate-e2e-'));
+    try {
+      const first = await run({ DATA_DIR: dataDir }, ['--migrate']);
+      expect(first.code).toBe(0);
+      expect(first.output).toMatch(/\[migrate\] .*pglite: ran 0001_initial, .*It is up to date\./);
+      const again = await run({ DATA_DIR: dataDir }, ['--migrate']);
+      expect(again.code).toBe(0);
+      expect(again.output).toContain('is up to date: no migration to run.');
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
 });
