@@ -540,6 +540,9 @@ async function main() {
     `mutant kinds: ${missing.size} file(s) they target have no results in ${RESULTS} (${[...missing].join(', ')}); ` +
     `\`node ${HOME}/mutant-kinds.mjs --files <path>\` adds them, to be committed with their survivors' reasons`;
   if (missing.size > 0) console.error(`${missingMessage}; not run here`);
+  console.log(
+    `mutant kinds: ${mutants.length} mutants, ${mutants.length - toRun.length} reused or not covered, ${toRun.length} to run`,
+  );
   if (ci && toRun.length > 0) {
     // A kind mutant runs every test file that reaches its source: about 35 s for a machine's, five minutes for
     // the API's, on 2 cores. CI has minutes, so it checks what is committed; a session re-runs and commits.
@@ -550,9 +553,6 @@ async function main() {
     );
     toRun.length = 0;
   }
-  console.log(
-    `mutant kinds: ${mutants.length} mutants, ${mutants.length - toRun.length} reused or not covered, ${toRun.length} to run`,
-  );
   if (toRun.length > 0) {
     const runner = await createRunner({ config: `${HOME}/vitest.kinds.config.ts` });
     try {

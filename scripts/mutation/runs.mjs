@@ -26,9 +26,6 @@ export const RUNS = {
     roots: ['src/platform', 'src/pages/registry.ts', 'src/ui/format.ts'],
   },
   api: {
-    // An API mutant runs database tests: 2 to 7 a minute on 2 cores, hours for a changed file. CI checks the
-    // committed results (scores, every survivor's reason) and lists the files changed since; a session re-runs them.
-    ciChecksCommitted: true,
     config: `${HOME}/stryker.api.config.mjs`,
     incremental: `${BASELINE_DIR}/stryker.api.json`,
     report: 'reports/mutation-api/mutation.json',
