@@ -42,5 +42,6 @@ export function serverOptionsFrom(env: ServerEnvironment, layout: ServerLayout):
     publicOrigin: api.publicOrigin,
     api,
     metrics: metricsConfigFrom(env),
+    loadShedding: { maxEventLoopDelayMs: env.MAX_EVENT_LOOP_DELAY_MS },
   };
 }
