@@ -399,17 +399,29 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   // waiting in a queue that only grows; a proxy in front retries another instance. /healthz is never shed.
   const maxEventLoopDelay = options.loadShedding?.maxEventLoopDelayMs ?? 0;
   if (maxEventLoopDelay > 0) {
+    const sampleInterval = options.loadShedding?.sampleIntervalMs ?? 1_000;
+    let readyAt = Number.POSITIVE_INFINITY;
+    app.addHook('onReady', async () => {
+      readyAt = performance.now();
+    });
     await app.register(fastifyUnderPressure, {
       maxEventLoopDelay,
-      ...(options.loadShedding?.sampleIntervalMs
-        ? { sampleInterval: options.loadShedding.sampleIntervalMs }
-        : {}),
+      sampleInterval,
       pressureHandler: (request, reply, type, value) => {
+        // No reading at all is a sample in which the loop never turned. Just after the start that is the
+        // start-up's own synchronous work (opening the database), which is over: refusing on it would turn away
+        // the first requests after every start. Later it is a stall longer than a sample, and sheds.
+        if (!Number.isFinite(value) && performance.now() - readyAt < 2 * sampleInterval) return;
         request.log.warn({ pressure: type, value }, 'shedding load');
-        reply.code(503).header('retry-after', String(SHED_RETRY_AFTER_SECONDS)).header('cache-control', CACHE.never);
+        reply
+          .code(503)
+          .header('retry-after', String(SHED_RETRY_AFTER_SECONDS))
+          .header('cache-control', CACHE.never);
         const message = 'The server is busy; try again in a few seconds.';
-        // Sent here, so under-pressure's own error (which our error handlers would log as a failure) is not.
-        if (API_PATH.test(request.url)) reply.send({ message });
+        // Sent here as text, so neither under-pressure's own error (which our error handlers would log as a
+        // failure) nor a route's response schema (which has no 503) is involved.
+        if (API_PATH.test(request.url))
+          reply.type('application/json; charset=utf-8').send(JSON.stringify({ message }));
         else reply.type('text/plain; charset=utf-8').send(message);
       },
     });

@@ -66,7 +66,8 @@ export async function startServer(layout: ServerLayout): Promise<void> {
     if (err) app.log.error({ err }, 'shutting down after an error');
     else app.log.info({ signal, drainMs: env.DRAIN_DELAY_MS }, 'shutting down');
     app.startDraining();
-    if (!err && env.DRAIN_DELAY_MS > 0) await new Promise((resolve) => setTimeout(resolve, env.DRAIN_DELAY_MS));
+    if (!err && env.DRAIN_DELAY_MS > 0)
+      await new Promise((resolve) => setTimeout(resolve, env.DRAIN_DELAY_MS));
     await app.close();
   });
 

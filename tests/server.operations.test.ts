@@ -68,13 +68,21 @@ describe('the edge of the server', () => {
     afterAll(() => app?.close());
 
     it('keeps a proxy’s well-formed x-request-id: echoed, and on every line the request logs', async () => {
-      for (const id of ['abc123', '3f2b6c1e-8d4a-4f7e-9b1a-2c3d4e5f6a7b', 'Root=1-67891233-abcdef012345678912345678']) {
+      for (const id of [
+        'abc123',
+        '3f2b6c1e-8d4a-4f7e-9b1a-2c3d4e5f6a7b',
+        'Root=1-67891233-abcdef012345678912345678',
+      ]) {
         lines.length = 0;
         // A request that logs twice: the API's refusal (a security event) and the request line.
         const response = await app.inject({
           method: 'POST',
           url: '/api/session',
-          headers: { 'x-request-id': id, origin: 'https://elsewhere.example', 'content-type': 'application/json' },
+          headers: {
+            'x-request-id': id,
+            origin: 'https://elsewhere.example',
+            'content-type': 'application/json',
+          },
           payload: '{}',
         });
         expect(response.statusCode).toBe(403);
@@ -140,38 +148,47 @@ describe('the edge of the server', () => {
 
     it('answers 503 + Retry-After while the loop lags, never on /healthz, and serves again after', async () => {
       expect((await app.inject('/api/session')).statusCode).toBe(200);
-      let shed: { api: Awaited<ReturnType<typeof app.inject>>; health: Awaited<ReturnType<typeof app.inject>> } | undefined;
+      let shed:
+        | { api: Awaited<ReturnType<typeof app.inject>>; health: Awaited<ReturnType<typeof app.inject>> }
+        | undefined;
       for (let attempt = 0; attempt < 10 && !shed; attempt += 1) {
         await app.inject('/test/block');
         await new Promise((resolve) => setTimeout(resolve, 25));
         // Side by side, so both meet the same sample.
-        const [api, health, page] = await Promise.all([
-          app.inject('/api/session'),
+        // A route with response schemas (none for 503) and one without.
+        const [api, health, page, session] = await Promise.all([
+          app.inject('/api/campaigns'),
           app.inject('/healthz'),
           app.inject({ url: '/', headers: { accept: 'text/html' } }),
+          app.inject('/api/session'),
         ]);
         if (api.statusCode === 503) {
           shed = { api, health };
           expect(page.statusCode).toBe(503);
           expect(page.headers['content-type']).toMatch(/^text\/plain/);
+          expect(session.statusCode).toBe(503);
+          expect(session.json()).toEqual(api.json());
         }
       }
       expect(shed, 'no request was shed after the loop was held for 300 ms').toBeDefined();
       const { api, health } = shed as NonNullable<typeof shed>;
       expect(api.headers['retry-after']).toBe(String(SHED_RETRY_AFTER_SECONDS));
       expect(api.headers['cache-control']).toBe('no-store');
+      expect(api.headers['content-type']).toMatch(/^application\/json/);
       expect(api.json()).toEqual({ message: 'The server is busy; try again in a few seconds.' });
       // Our headers still go out on a shed answer.
       expect(api.headers['x-content-type-options']).toBe('nosniff');
       expect(api.headers['x-request-id']).toMatch(UUID);
       expect(health.statusCode).toBe(200);
-      expect(logged().some((entry) => entry.msg === 'shedding load' && entry.pressure === 'eventLoopDelay')).toBe(
-        true,
-      );
+      expect(
+        logged().some((entry) => entry.msg === 'shedding load' && entry.pressure === 'eventLoopDelay'),
+      ).toBe(true);
       // Nothing logged the shedding as a failure.
       expect(logged().filter((entry) => (entry.level as number) >= 50)).toEqual([]);
 
-      await expect.poll(async () => (await app.inject('/api/session')).statusCode, { timeout: 5_000 }).toBe(200);
+      await expect
+        .poll(async () => (await app.inject('/api/session')).statusCode, { timeout: 5_000 })
+        .toBe(200);
     });
 
     it('is off unless configured: the same lag sheds nothing', async () => {
