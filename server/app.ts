@@ -38,6 +38,7 @@ import {
   type MetricsSources,
   serveMetrics,
 } from './metrics.ts';
+import { installRateLimits, RATE_LIMIT_DEFAULTS, type RateLimits } from './rateLimit.ts';
 import { REQUEST_ID_HEADER, requestIdOf } from './requestId.ts';
 import { CACHE, cacheControlFor, type HeaderOptions, securityHeaders } from './securityHeaders.ts';
 
@@ -86,6 +87,8 @@ export interface ServerOptions {
   database?: OpenDatabase;
   /** Load shedding (MAX_EVENT_LOOP_DELAY_MS); off when omitted or 0. */
   loadShedding?: LoadShedding;
+  /** Per-address limits on /api/* and on new image variants (server/rateLimit.ts); the defaults when omitted. */
+  rateLimits?: RateLimits;
 }
 
 export interface LoadShedding {
@@ -427,6 +430,26 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     });
   }
 
+  const limits = await installRateLimits(app, options.rateLimits ?? RATE_LIMIT_DEFAULTS);
+  app.addHook('onRequest', async (request, reply) => {
+    if (!API_PATH.test(request.url)) return;
+    const verdict = await limits.api(request);
+    reply.headers(verdict.headers);
+    if (verdict.retryAfterSeconds !== null) {
+      request.log.warn({ limit: 'api', ip: request.ip }, 'rate limited');
+      return reply
+        .code(429)
+        .header('retry-after', String(verdict.retryAfterSeconds))
+        .header('cache-control', CACHE.never)
+        .type('application/json; charset=utf-8')
+        .send(
+          JSON.stringify({
+            message: `Too many requests from this address; try again in ${verdict.retryAfterSeconds} s.`,
+          }),
+        );
+    }
+  });
+
   await app.register(fastifyCompress, {
     // Static files are compressed at build time (build/precompress.ts); this covers API JSON and the rest.
     threshold: 1024,
@@ -502,7 +525,26 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   });
   sources.imageRenders = images.renders;
   const imageHandler = async (request: FastifyRequest, reply: FastifyReply) => {
-    const response = await images(request.method, request.raw.url ?? request.url);
+    // Only a render counts against the address's limit: cached variants cost a file read.
+    const response = await images(request.method, request.raw.url ?? request.url, async () => {
+      const verdict = await limits.imageVariants(request);
+      reply.headers(verdict.headers);
+      if (verdict.retryAfterSeconds === null) return undefined;
+      request.log.warn({ limit: 'image-variants', ip: request.ip }, 'rate limited');
+      return {
+        status: 429,
+        headers: {
+          'content-type': 'application/json; charset=utf-8',
+          'cache-control': CACHE.never,
+          'retry-after': String(verdict.retryAfterSeconds),
+        },
+        body: Buffer.from(
+          JSON.stringify({
+            message: `Too many new image sizes from this address; try again in ${verdict.retryAfterSeconds} s.`,
+          }),
+        ),
+      };
+    });
     reply.code(response.status).headers(response.headers);
     return reply.send(response.body);
   };

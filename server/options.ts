@@ -43,5 +43,9 @@ export function serverOptionsFrom(env: ServerEnvironment, layout: ServerLayout):
     api,
     metrics: metricsConfigFrom(env),
     loadShedding: { maxEventLoopDelayMs: env.MAX_EVENT_LOOP_DELAY_MS },
+    rateLimits: {
+      apiPerMinute: env.API_REQUESTS_PER_MINUTE,
+      imageVariantsPerMinute: env.IMAGE_VARIANTS_PER_MINUTE,
+    },
   };
 }

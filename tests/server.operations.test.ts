@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
+import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { OpenDatabase } from '../api/database/open';
 import { buildServer, type ServerOptions, SHED_RETRY_AFTER_SECONDS } from '../server/app';
@@ -50,6 +51,10 @@ describe('the edge of the server', () => {
     await mkdir(path.join(dist, '_app/builds'), { recursive: true });
     await writeFile(path.join(dist, 'index.html'), '<!doctype html><html><body>app</body></html>');
     await writeFile(path.join(dist, '_app/builds/latest.json'), '{"id":"b","timestamp":1}');
+    await mkdir(path.join(root, 'images'));
+    await sharp({ create: { width: 64, height: 64, channels: 3, background: '#0a0' } })
+      .png()
+      .toFile(path.join(root, 'images/one.png'));
   }, 60_000);
 
   afterAll(async () => {
@@ -209,6 +214,59 @@ describe('the edge of the server', () => {
       } finally {
         await plain.close();
       }
+    });
+  });
+  describe('per-address limits', () => {
+    let app: FastifyInstance;
+    beforeAll(async () => {
+      app = await server({ rateLimits: { apiPerMinute: 3, imageVariantsPerMinute: 2 } });
+    }, 60_000);
+    afterAll(() => app?.close());
+
+    it('counts /api/* per address, says so in RateLimit headers, and refuses past it with 429', async () => {
+      const answers = [];
+      for (let i = 0; i < 4; i += 1) answers.push(await app.inject('/api/session'));
+      expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200, 200, 429]);
+      for (const answer of answers) expect(answer.headers['ratelimit-policy']).toBe('"api";q=3;w=60');
+      expect(
+        answers.map((answer) => /^"api";r=(\d+);t=\d+$/.exec(String(answer.headers.ratelimit))?.[1]),
+      ).toEqual(['2', '1', '0', '0']);
+      const refused = answers[3] as (typeof answers)[number];
+      const wait = Number(refused.headers['retry-after']);
+      expect(wait).toBeGreaterThanOrEqual(1);
+      expect(wait).toBeLessThanOrEqual(60);
+      expect(refused.headers['cache-control']).toBe('no-store');
+      expect(refused.json()).toEqual({
+        message: `Too many requests from this address; try again in ${wait} s.`,
+      });
+      expect(logged().some((entry) => entry.msg === 'rate limited' && entry.limit === 'api')).toBe(true);
+      // Another address is not held back; pages and /healthz are not counted.
+      expect((await app.inject({ url: '/api/session', remoteAddress: '192.0.2.7' })).statusCode).toBe(200);
+      expect((await app.inject('/healthz')).statusCode).toBe(200);
+      const page = await app.inject({ url: '/', headers: { accept: 'text/html' } });
+      expect(page.statusCode).toBe(200);
+      expect(page.headers.ratelimit).toBeUndefined();
+    });
+
+    it('counts renders of new image variants only: a cached one is still served past the limit', async () => {
+      const from = { remoteAddress: '198.51.100.4' };
+      const first = await app.inject({ url: '/_ipx/w_10/one.png', ...from });
+      expect(first.statusCode).toBe(200);
+      expect(first.headers['ratelimit-policy']).toBe('"image-variants";q=2;w=60');
+      expect((await app.inject({ url: '/_ipx/w_20/one.png', ...from })).statusCode).toBe(200);
+      const refused = await app.inject({ url: '/_ipx/w_30/one.png', ...from });
+      expect(refused.statusCode).toBe(429);
+      expect(refused.headers['retry-after']).toMatch(/^\d+$/);
+      expect(refused.json().message).toMatch(
+        /^Too many new image sizes from this address; try again in \d+ s\.$/,
+      );
+      const again = await app.inject({ url: '/_ipx/w_10/one.png', ...from });
+      expect(again.statusCode).toBe(200);
+      expect(again.headers.ratelimit).toBeUndefined();
+      // The refusal was not kept as the variant's answer: another address gets it rendered.
+      expect(
+        (await app.inject({ url: '/_ipx/w_30/one.png', remoteAddress: '198.51.100.5' })).statusCode,
+      ).toBe(200);
     });
   });
 });
