@@ -407,26 +407,38 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     app.addHook('onReady', async () => {
       readyAt = performance.now();
     });
+    // The answer is returned, not sent: under-pressure sends a returned value and stops there, while after a
+    // `reply.send` of our own it would go on to the route, which answers again (a 500 when the route has a
+    // response schema and its answer was still on its way). Its types allow no return value; its README does.
+    const shed = (request: FastifyRequest, reply: FastifyReply, type: string, value: number | undefined) => {
+      // The samples just after the start hold the start-up's own synchronous work (opening and seeding the
+      // database: seconds), which is over: shedding on them would turn away the first requests after every
+      // start.
+      if (performance.now() - readyAt < 2 * sampleInterval) return undefined;
+      request.log.warn({ pressure: type, value }, 'shedding load');
+      reply
+        .code(503)
+        .header('retry-after', String(SHED_RETRY_AFTER_SECONDS))
+        .header('cache-control', CACHE.never);
+      const message = 'The server is busy; try again in a few seconds.';
+      // Ready-made text, so no route's response schema (none has a 503) is involved.
+      if (API_PATH.test(request.url)) {
+        reply.type('application/json; charset=utf-8');
+        return JSON.stringify({ message });
+      }
+      reply.type('text/plain; charset=utf-8');
+      return message;
+    };
+    const shedRequest = shed as unknown as (
+      request: FastifyRequest,
+      reply: FastifyReply,
+      type: string,
+      value: number | undefined,
+    ) => void;
     await app.register(fastifyUnderPressure, {
       maxEventLoopDelay,
       sampleInterval,
-      pressureHandler: (request, reply, type, value) => {
-        // No reading at all is a sample in which the loop never turned. Just after the start that is the
-        // start-up's own synchronous work (opening the database), which is over: refusing on it would turn away
-        // the first requests after every start. Later it is a stall longer than a sample, and sheds.
-        if (!Number.isFinite(value) && performance.now() - readyAt < 2 * sampleInterval) return;
-        request.log.warn({ pressure: type, value }, 'shedding load');
-        reply
-          .code(503)
-          .header('retry-after', String(SHED_RETRY_AFTER_SECONDS))
-          .header('cache-control', CACHE.never);
-        const message = 'The server is busy; try again in a few seconds.';
-        // Sent here as text, so neither under-pressure's own error (which our error handlers would log as a
-        // failure) nor a route's response schema (which has no 503) is involved.
-        if (API_PATH.test(request.url))
-          reply.type('application/json; charset=utf-8').send(JSON.stringify({ message }));
-        else reply.type('text/plain; charset=utf-8').send(message);
-      },
+      pressureHandler: shedRequest,
     });
   }
 
