@@ -24,6 +24,8 @@ import {
 import { sampleReport } from './support/reportFixture';
 
 const STARTUP_MS = 90_000;
+/** Long enough for a loaded machine: the load's pace is not what is tested. */
+const LOAD_POLL = { timeout: 60_000, interval: 50 };
 
 if (!POSTGRES_URL) {
   console.warn(
@@ -207,13 +209,16 @@ describe.skipIf(!POSTGRES_URL)('two API processes on one PostgreSQL', { timeout:
       ...Array.from({ length: 2 }, () => worker('two', two.base)),
     ];
     await expect
-      .poll(() => acknowledged.filter((write) => write.instance === 'one').length)
+      .poll(() => acknowledged.filter((write) => write.instance === 'one').length, LOAD_POLL)
       .toBeGreaterThan(20);
     one.child.kill('SIGKILL');
     await one.exited;
     killedAt = Date.now();
     await expect
-      .poll(() => acknowledged.filter((write) => write.instance === 'two' && write.at > killedAt).length)
+      .poll(
+        () => acknowledged.filter((write) => write.instance === 'two' && write.at > killedAt).length,
+        LOAD_POLL,
+      )
       .toBeGreaterThan(10);
     stop = true;
     await Promise.all(load);
