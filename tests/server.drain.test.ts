@@ -37,9 +37,9 @@ describe('SIGTERM', { timeout: 2 * STARTUP_MS }, () => {
         DIST_DIR: path.join(root, 'dist'),
         DATA_DIR: path.join(root, 'data'),
         DATABASE_URL: '',
-        // Every API answer waits 2 s; /healthz is not the API's.
-        DEMO_API_DELAY_MS: '2000',
-        DRAIN_DELAY_MS: '1000',
+        // Every API answer waits 5 s; /healthz is not the API's.
+        DEMO_API_DELAY_MS: '5000',
+        DRAIN_DELAY_MS: '3000',
         SHUTDOWN_GRACE_MS: '20000',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -64,7 +64,7 @@ describe('SIGTERM', { timeout: 2 * STARTUP_MS }, () => {
 
       // On a new connection: the port is still open while draining, and says so.
       await expect
-        .poll(async () => (await fetch(`${base}/healthz`)).status, { timeout: 900, interval: 50 })
+        .poll(async () => (await fetch(`${base}/healthz`)).status, { timeout: 2_500, interval: 50 })
         .toBe(503);
       const health = await fetch(`${base}/healthz`);
       expect(health.headers.get('retry-after')).toBe('1');

@@ -158,7 +158,10 @@ describe('the edge of the server', () => {
     afterAll(() => app?.close());
 
     it('answers 503 + Retry-After while the loop lags, never on /healthz, and serves again after', async () => {
-      expect((await app.inject('/api/session')).statusCode).toBe(200);
+      // Served when the loop keeps up (polled: on a loaded machine a sample can lag on its own).
+      await expect
+        .poll(async () => (await app.inject('/api/session')).statusCode, { timeout: 10_000 })
+        .toBe(200);
       let shed:
         | { api: Awaited<ReturnType<typeof app.inject>>; health: Awaited<ReturnType<typeof app.inject>> }
         | undefined;
