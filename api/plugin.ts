@@ -9,6 +9,7 @@ import type { Database, User } from './database/schema.ts';
 import { describeError, type FieldMessages, HttpError } from './errors.ts';
 import { jsonDepthExceeds, MAX_JSON_DEPTH } from './jsonBody.ts';
 import { type ApiLog, loggable, loggablePath } from './logSafe.ts';
+import { pruneInOneInstance } from './pruning.ts';
 import { reportRoutes } from './reports.ts';
 import * as schemas from './schemas.ts';
 import type {
@@ -313,10 +314,11 @@ export const apiPlugin: FastifyPluginAsync<ApiPluginOptions> = async (app, optio
     });
   }
 
-  // Expired and idle sessions are deleted at sign-in (the user's own) and swept here (everyone's).
+  // Expired and idle sessions are deleted at sign-in (the user's own) and swept here (everyone's), by one
+  // instance at a time when several share a PostgreSQL database (./pruning.ts).
   const prune = () =>
-    Promise.all([sessions.prune(), reports.prune()]).catch((error: unknown) =>
-      log.error('[demo-api] pruning sessions and reports failed:', loggable(error)),
+    pruneInOneInstance(db, [(trx) => sessions.prune(trx), (trx) => reports.prune(trx)]).catch(
+      (error: unknown) => log.error('[demo-api] pruning sessions and reports failed:', loggable(error)),
     );
   await prune();
   const timer = setInterval(prune, PRUNE_EVERY_MS);

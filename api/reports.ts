@@ -369,7 +369,8 @@ export function reportRoutes(app: FastifyInstance, options: ReportRoutesOptions)
     );
   }
 
-  return { prune: () => pruneReports(db, config, now) };
+  // `on`: a transaction to run in (./pruning.ts).
+  return { prune: (on: Kysely<Database> = db) => pruneReports(on, config, now) };
 }
 
 /** Deletes all but the newest `keep` reports; returns how many went. */

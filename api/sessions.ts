@@ -105,15 +105,15 @@ export class Sessions {
     await this.db.deleteFrom('sessions').where('idHash', '=', digest(token)).execute();
   }
 
-  /** Deletes every expired or idle session; returns how many. */
-  async prune(): Promise<number> {
+  /** Deletes every expired or idle session; returns how many. `db`: a transaction to run in (./pruning.ts). */
+  async prune(db: Kysely<Database> = this.db): Promise<number> {
     const now = new Date(this.now());
-    const result = await this.db
+    const result = await db
       .deleteFrom('sessions')
       .where((eb) => eb.or([eb('expiresAt', '<=', now), eb('lastSeenAt', '<=', this.idleCutoff(now))]))
       .executeTakeFirst();
     // Rate-limit rows an hour past their window, as rate-limiter-flexible's own sweeper would.
-    await this.db
+    await db
       .deleteFrom('rateLimits')
       .where('expire', '<', sql<number>`${Date.now() - 3_600_000}`)
       .execute();

@@ -110,7 +110,12 @@ test.describe('the production server', () => {
       'referrer-policy',
       'cross-origin-opener-policy',
       'permissions-policy',
+      'cross-origin-resource-policy',
+      'origin-agent-cluster',
+      'x-dns-prefetch-control',
+      'x-permitted-cross-domain-policies',
     ]) {
+      expect(sent[name], name).toBeTruthy();
       expect(file).toContain(`  ${name}: ${sent[name]}\n`);
     }
     // Static hosts serve TLS, so the file adds upgrade-insecure-requests and HSTS; the rest is the same.

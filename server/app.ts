@@ -3,10 +3,12 @@
  * of file), the demo API, the icon endpoint and the image optimiser, with the security headers of
  * server/securityHeaders.ts on every response. server/main.ts starts it; tests build it and use `inject`.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import fastifyCompress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
+import fastifyUnderPressure from '@fastify/under-pressure';
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyInstance,
@@ -36,6 +38,8 @@ import {
   type MetricsSources,
   serveMetrics,
 } from './metrics.ts';
+import { installRateLimits, RATE_LIMIT_DEFAULTS, type RateLimits } from './rateLimit.ts';
+import { REQUEST_ID_HEADER, requestIdOf } from './requestId.ts';
 import { CACHE, cacheControlFor, type HeaderOptions, securityHeaders } from './securityHeaders.ts';
 
 /** The largest request body any route takes (the demo API's own limit is the same). */
@@ -81,6 +85,30 @@ export interface ServerOptions {
   metrics?: MetricsConfig;
   /** The demo API's database, already open (tests); by default the API's configuration names it. */
   database?: OpenDatabase;
+  /** Load shedding (MAX_EVENT_LOOP_DELAY_MS); off when omitted or 0. */
+  loadShedding?: LoadShedding;
+  /** Per-address limits on /api/* and on new image variants (server/rateLimit.ts); the defaults when omitted. */
+  rateLimits?: RateLimits;
+}
+
+export interface LoadShedding {
+  /** Requests get 503 + Retry-After while the event loop's mean lag over a sample is past this. */
+  maxEventLoopDelayMs: number;
+  /** How often the lag is sampled (under-pressure's default, 1 s, unless a test wants it sooner). */
+  sampleIntervalMs?: number;
+}
+
+/** What a shed request is told to wait: about the time a lagging loop takes to catch up. */
+export const SHED_RETRY_AFTER_SECONDS = 5;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * SIGTERM's first step (server/start.ts): /healthz answers 503 so a proxy or orchestrator stops sending
+     * here, while requests are still served until close().
+     */
+    startDraining(): void;
+  }
 }
 
 /** Static hosts' files (build/crawlerFiles.ts, `_headers`): this server has its own rules. */
@@ -160,10 +188,13 @@ async function readBuildId(distDir: string): Promise<string> {
  * The console-style logger the API, icon and image modules take, writing to the server's structured log: an
  * Error goes to `err` (which the logger's serializer cuts down), the rest is the message, bounded and escaped.
  */
-function consoleLike(log: FastifyBaseLogger): Logger {
+function consoleLike(baseLog: FastifyBaseLogger): Logger {
+  // Inside a request, its own logger, so the line carries the request's id.
+  const current = () => requestLogs.getStore() ?? baseLog;
   const write =
     (level: 'warn' | 'error') =>
     (...args: unknown[]) => {
+      const log = current();
       const err = args.find((arg) => arg instanceof Error);
       const msg = visibleText(
         args
@@ -177,9 +208,15 @@ function consoleLike(log: FastifyBaseLogger): Logger {
     warn: write('warn'),
     error: write('error'),
     // One structured line per refused sign-in or origin: `security` holds the event, never an email.
-    security: (event) => log.warn({ security: event }, 'security event'),
+    security: (event) => current().warn({ security: event }, 'security event'),
   };
 }
+
+/**
+ * The logger of the request being handled, for modules that log through a console-like object without the
+ * request in hand (the API, images, icons): what they log carries the request id like every other line.
+ */
+const requestLogs = new AsyncLocalStorage<FastifyBaseLogger>();
 
 /** A path of the API, which answers JSON whatever happens. */
 const API_PATH = /^\/api(\/|\?|$)/;
@@ -218,6 +255,10 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       : false,
     // One line per request, written by the onResponse hook below, instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
+    // The proxy's x-request-id when it is a safe token, else our own (server/requestId.ts): every line a
+    // request logs carries it as `reqId`, and the response echoes it.
+    requestIdHeader: false,
+    genReqId: requestIdOf,
     bodyLimit: BODY_LIMIT_BYTES,
     // Opening and migrating the API's embedded database can take longer than Fastify's default 10 s on a busy machine.
     pluginTimeout: 60_000,
@@ -260,7 +301,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     routerOptions: { maxParamLength: 2048 },
     // A URL the router cannot decode: documents still get the app, which explains it; anything else a 400.
     frameworkErrors: (error, request, reply: FastifyReply) => {
-      reply.headers(security);
+      reply.headers(security).header(REQUEST_ID_HEADER, request.id);
       const rawPath = request.raw.url ?? '';
       const isEndpoint = /^\/(api|_ipx|assets|_app)(\/|$)/.test(rawPath);
       if (API_PATH.test(rawPath)) {
@@ -285,7 +326,14 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     },
   });
 
+  // First of all hooks: what runs after it, to the end of the request, runs in the request's log context.
+  app.addHook('onRequest', (request, _reply, done) => requestLogs.run(request.log, done));
+
   let closing = false;
+  let draining = false;
+  app.decorate('startDraining', () => {
+    draining = true;
+  });
   app.addHook('preClose', async () => {
     closing = true;
   });
@@ -303,11 +351,12 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       return plain(reply, 503, 'The server is shutting down; try again in a moment.');
     }
   });
-  app.addHook('onSend', async (_request, reply, payload) => {
-    reply.headers(security);
+  app.addHook('onSend', async (request, reply, payload) => {
+    reply.headers(security).header(REQUEST_ID_HEADER, request.id);
     // A request that was in flight when shutdown began: its connection ends with it, so close() need not
-    // wait for the keep-alive timeout.
-    if (closing) reply.header('connection', 'close');
+    // wait for the keep-alive timeout. While draining, a proxy's kept-alive connections are ended too, so it
+    // opens new ones to the other instances.
+    if (closing || draining) reply.header('connection', 'close');
     return payload;
   });
   app.addHook('onResponse', async (request, reply) => {
@@ -348,6 +397,71 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     }
   }
 
+  // Load shedding: while the event loop lags (sign-ins' hashes and image renders run off it, so a lag means
+  // more work than this process can take), a request is refused at once with 503 + Retry-After instead of
+  // waiting in a queue that only grows; a proxy in front retries another instance. /healthz is never shed.
+  const maxEventLoopDelay = options.loadShedding?.maxEventLoopDelayMs ?? 0;
+  if (maxEventLoopDelay > 0) {
+    const sampleInterval = options.loadShedding?.sampleIntervalMs ?? 1_000;
+    let readyAt = Number.POSITIVE_INFINITY;
+    app.addHook('onReady', async () => {
+      readyAt = performance.now();
+    });
+    // The answer is returned, not sent: under-pressure sends a returned value and stops there, while after a
+    // `reply.send` of our own it would go on to the route, which answers again (a 500 when the route has a
+    // response schema and its answer was still on its way). Its types allow no return value; its README does.
+    const shed = (request: FastifyRequest, reply: FastifyReply, type: string, value: number | undefined) => {
+      // The samples just after the start hold the start-up's own synchronous work (opening and seeding the
+      // database: seconds), which is over: shedding on them would turn away the first requests after every
+      // start.
+      if (performance.now() - readyAt < 2 * sampleInterval) return undefined;
+      request.log.warn({ pressure: type, value }, 'shedding load');
+      reply
+        .code(503)
+        .header('retry-after', String(SHED_RETRY_AFTER_SECONDS))
+        .header('cache-control', CACHE.never);
+      const message = 'The server is busy; try again in a few seconds.';
+      // Ready-made text, so no route's response schema (none has a 503) is involved.
+      if (API_PATH.test(request.url)) {
+        reply.type('application/json; charset=utf-8');
+        return JSON.stringify({ message });
+      }
+      reply.type('text/plain; charset=utf-8');
+      return message;
+    };
+    const shedRequest = shed as unknown as (
+      request: FastifyRequest,
+      reply: FastifyReply,
+      type: string,
+      value: number | undefined,
+    ) => void;
+    await app.register(fastifyUnderPressure, {
+      maxEventLoopDelay,
+      sampleInterval,
+      pressureHandler: shedRequest,
+    });
+  }
+
+  const limits = await installRateLimits(app, options.rateLimits ?? RATE_LIMIT_DEFAULTS);
+  app.addHook('onRequest', async (request, reply) => {
+    if (!API_PATH.test(request.url)) return;
+    const verdict = await limits.api(request);
+    reply.headers(verdict.headers);
+    if (verdict.retryAfterSeconds !== null) {
+      request.log.warn({ limit: 'api', ip: request.ip }, 'rate limited');
+      return reply
+        .code(429)
+        .header('retry-after', String(verdict.retryAfterSeconds))
+        .header('cache-control', CACHE.never)
+        .type('application/json; charset=utf-8')
+        .send(
+          JSON.stringify({
+            message: `Too many requests from this address; try again in ${verdict.retryAfterSeconds} s.`,
+          }),
+        );
+    }
+  });
+
   await app.register(fastifyCompress, {
     // Static files are compressed at build time (build/precompress.ts); this covers API JSON and the rest.
     threshold: 1024,
@@ -371,10 +485,18 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     return sendBuildFile(reply, shell);
   }
 
-  app.get('/healthz', async (_request, reply) => {
-    reply.header('cache-control', CACHE.never);
-    return { status: 'ok', buildId };
-  });
+  app.get(
+    '/healthz',
+    // Never shed: a lagging instance is busy, not broken, and an orchestrator must not restart it for that.
+    { config: { pressureHandler: () => undefined } },
+    async (_request, reply) => {
+      reply.header('cache-control', CACHE.never);
+      if (draining || closing) {
+        return reply.code(503).header('retry-after', '1').send({ status: 'draining', buildId });
+      }
+      return { status: 'ok', buildId };
+    },
+  );
 
   // --- The demo API (api/plugin.ts) under /api, on the database its configuration names under dataDir. ---
   // Its form routes (POST /login, /logout, /profile) answer a failed sign-in with the prerendered /login
@@ -415,7 +537,26 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   });
   sources.imageRenders = images.renders;
   const imageHandler = async (request: FastifyRequest, reply: FastifyReply) => {
-    const response = await images(request.method, request.raw.url ?? request.url);
+    // Only a render counts against the address's limit: cached variants cost a file read.
+    const response = await images(request.method, request.raw.url ?? request.url, async () => {
+      const verdict = await limits.imageVariants(request);
+      reply.headers(verdict.headers);
+      if (verdict.retryAfterSeconds === null) return undefined;
+      request.log.warn({ limit: 'image-variants', ip: request.ip }, 'rate limited');
+      return {
+        status: 429,
+        headers: {
+          'content-type': 'application/json; charset=utf-8',
+          'cache-control': CACHE.never,
+          'retry-after': String(verdict.retryAfterSeconds),
+        },
+        body: Buffer.from(
+          JSON.stringify({
+            message: `Too many new image sizes from this address; try again in ${verdict.retryAfterSeconds} s.`,
+          }),
+        ),
+      };
+    });
     reply.code(response.status).headers(response.headers);
     return reply.send(response.body);
   };

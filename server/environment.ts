@@ -5,6 +5,7 @@
  */
 import { API_ENVIRONMENT } from '../api/config.ts';
 import { oneOf, readEnvironment, secret, text, type Values, whole } from '../api/environment.ts';
+import { RATE_LIMIT_DEFAULTS } from './rateLimit.ts';
 
 export const SERVER_ENVIRONMENT = {
   PORT: whole('the port the site listens on', 4173, { min: 1, max: 65_535 }),
@@ -12,6 +13,24 @@ export const SERVER_ENVIRONMENT = {
   DIST_DIR: text('the build to serve (default: the public/ or dist/ beside the server)', null),
   IMAGE_CACHE_DIR: text('rendered image variants (default: DATA_DIR/image-cache)', null),
   SHUTDOWN_GRACE_MS: whole('how long in-flight requests may finish after SIGTERM', 10_000, { min: 0 }),
+  DRAIN_DELAY_MS: whole(
+    'after SIGTERM, how long /healthz answers 503 while requests are still served, before the port closes',
+    0,
+    { min: 0 },
+  ),
+  MAX_EVENT_LOOP_DELAY_MS: whole(
+    'shed load (503 + Retry-After) while the event loop lags more than this on average (0: never)',
+    1_000,
+    { min: 0 },
+  ),
+  API_REQUESTS_PER_MINUTE: whole(
+    'requests to /api/* one client address may make a minute, per instance',
+    RATE_LIMIT_DEFAULTS.apiPerMinute,
+  ),
+  IMAGE_VARIANTS_PER_MINUTE: whole(
+    'new image variants one client address may have rendered a minute, per instance',
+    RATE_LIMIT_DEFAULTS.imageVariantsPerMinute,
+  ),
   LOG_LEVEL: oneOf('the log level', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
   METRICS_PORT: whole('a port for Prometheus metrics alone (off when unset)', 0, { min: 1, max: 65_535 }),
   METRICS_HOST: text('the interface the metrics port listens on', '127.0.0.1'),

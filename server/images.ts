@@ -307,6 +307,19 @@ function okHeaders(format: string): Record<string, string> {
 
 class BusyError extends Error {}
 
+/** A render the caller's admission check refused (a rate limit): its answer, never cached as the variant's. */
+class RefusedError extends Error {
+  constructor(readonly response: RenderedImage) {
+    super('render refused');
+  }
+}
+
+/**
+ * Asked before a variant is rendered (not when it is served from a cache): undefined lets the render go on,
+ * an answer refuses it with that answer (the server's per-address limit on new variants).
+ */
+export type AdmitRender = () => Promise<RenderedImage | undefined>;
+
 /**
  * The optimiser as a function of method and URL. Sources are checked to resolve (symbolic links included)
  * inside `dir` before ipx (sharp) reads them; a missing one is a 404.
@@ -345,9 +358,11 @@ export function createImageServer(options: ImageServerOptions = {}) {
     return stats.isFile() ? { mtimeMs: stats.mtimeMs } : undefined;
   }
 
-  async function render(key: string, request: ImageRequest): Promise<RenderedImage> {
+  async function render(key: string, request: ImageRequest, admit?: AdmitRender): Promise<RenderedImage> {
     const cached = await disk?.get(key);
     if (cached) return cached;
+    const refusal = await admit?.();
+    if (refusal) throw new RefusedError(refusal);
     // Checked and queued in one synchronous step, so concurrent requests cannot all slip under the cap.
     if (limit.activeCount >= limit.concurrency && limit.pendingCount >= maxQueued) throw new BusyError();
     return limit(async () => {
@@ -362,7 +377,7 @@ export function createImageServer(options: ImageServerOptions = {}) {
   const renders = () => ({ inFlight: limit.activeCount, queued: limit.pendingCount });
   return Object.assign(handle, { renders });
 
-  async function handle(method: string, url: string): Promise<RenderedImage> {
+  async function handle(method: string, url: string, admit?: AdmitRender): Promise<RenderedImage> {
     if (method !== 'GET' && method !== 'HEAD') {
       const response = errorResponse(405, `${method} is not allowed on ${IMAGE_ENDPOINT}; use GET.`);
       response.headers.allow = 'GET, HEAD';
@@ -381,7 +396,7 @@ export function createImageServer(options: ImageServerOptions = {}) {
     const key = `${request.source}|${source.mtimeMs}|${JSON.stringify(request.modifiers)}`;
     let result = rendered.get(key);
     if (!result) {
-      result = render(key, request);
+      result = render(key, request, admit);
       rendered.set(key, result);
       if (rendered.size > RENDER_CACHE_ENTRIES) rendered.delete(rendered.keys().next().value as string);
       result.catch(() => rendered.delete(key));
@@ -389,6 +404,7 @@ export function createImageServer(options: ImageServerOptions = {}) {
     try {
       return await result;
     } catch (error) {
+      if (error instanceof RefusedError) return error.response;
       if (error instanceof BusyError) {
         const response = errorResponse(503, 'The image optimiser is busy; try again in a moment.');
         response.headers['retry-after'] = '1';

@@ -45,5 +45,10 @@ export function serverOptionsFrom(
     publicOrigin: api.publicOrigin,
     api,
     metrics: metricsConfigFrom(env),
+    loadShedding: { maxEventLoopDelayMs: env.MAX_EVENT_LOOP_DELAY_MS },
+    rateLimits: {
+      apiPerMinute: env.API_REQUESTS_PER_MINUTE,
+      imageVariantsPerMinute: env.IMAGE_VARIANTS_PER_MINUTE,
+    },
   };
 }

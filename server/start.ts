@@ -67,11 +67,15 @@ export async function startServer(layout: ServerLayout): Promise<void> {
 
   const app = await start();
 
-  // SIGTERM/SIGINT: stop accepting, let in-flight requests finish within the grace period, then exit 0. A second
-  // signal, or the grace period running out, exits 1 at once.
+  // SIGTERM/SIGINT: /healthz answers 503 at once; for DRAIN_DELAY_MS requests are still served (a proxy or
+  // orchestrator that checks /healthz stops sending meanwhile); then the port closes, in-flight requests finish,
+  // and the process exits 0. A second signal, or SHUTDOWN_GRACE_MS running out (delay included), exits 1 at once.
   closeWithGrace({ delay: env.SHUTDOWN_GRACE_MS }, async ({ signal, err }) => {
     if (err) app.log.error({ err }, 'shutting down after an error');
-    else app.log.info({ signal }, 'shutting down');
+    else app.log.info({ signal, drainMs: env.DRAIN_DELAY_MS }, 'shutting down');
+    app.startDraining();
+    if (!err && env.DRAIN_DELAY_MS > 0)
+      await new Promise((resolve) => setTimeout(resolve, env.DRAIN_DELAY_MS));
     await app.close();
   });
 

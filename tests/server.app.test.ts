@@ -370,9 +370,15 @@ describe('security headers', () => {
         'cross-origin-opener-policy',
         'permissions-policy',
         'x-frame-options',
+        'cross-origin-resource-policy',
+        'origin-agent-cluster',
+        'x-dns-prefetch-control',
+        'x-permitted-cross-domain-policies',
       ]) {
         expect(response.headers[name], `${kind}: ${name}`).toBe(expected[name]);
       }
+      // Every answer names its request for the logs (server/requestId.ts), a refused one too.
+      expect(response.headers['x-request-id'], kind).toMatch(/^[0-9a-f-]{36}$/);
       expect(response.headers['content-security-policy'], kind).toMatch(
         /^default-src 'self'; script-src 'self' 'sha256-/,
       );

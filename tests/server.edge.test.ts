@@ -176,4 +176,42 @@ describe('the production recipe', () => {
     expect((await signIn(attacker, 'demo-password')).statusCode).toBe(429);
     expect((await signIn('203.0.113.31', 'demo-password')).statusCode).toBe(200);
   });
+  it('counts the per-address API limit by the client the proxy names, and keeps the proxy’s request id', async () => {
+    const limited = await buildServer({
+      ...serverOptionsFrom(
+        readServerEnvironment({
+          ...recipe(),
+          DATA_DIR: path.join(root, 'data'),
+          DIST_DIR: path.join(root, 'dist'),
+          LOG_LEVEL: 'silent',
+          API_REQUESTS_PER_MINUTE: '2',
+        }),
+        LAYOUT,
+      ),
+      database,
+    });
+    try {
+      const get = (client: string, forwardedFor?: string) =>
+        limited.inject({
+          url: '/api/session',
+          remoteAddress: PROXY,
+          headers: {
+            host: SITE,
+            'x-forwarded-for': forwardedFor ? `${forwardedFor}, ${client}` : client,
+            'x-request-id': `edge-${client}`,
+          },
+        });
+      // One client rotating what it puts in front of the proxy's entry: still one address.
+      const statuses = [];
+      for (const forged of ['192.0.2.1', '192.0.2.2', '192.0.2.3'])
+        statuses.push((await get('198.51.100.40', forged)).statusCode);
+      expect(statuses).toEqual([200, 200, 429]);
+      // Another client behind the same proxy is not held back by the first.
+      const other = await get('198.51.100.41');
+      expect(other.statusCode).toBe(200);
+      expect(other.headers['x-request-id']).toBe('edge-198.51.100.41');
+    } finally {
+      await limited.close();
+    }
+  });
 });
