@@ -7,8 +7,7 @@
  * origin gives the __Host- Secure cookie and HSTS; the owner signs in while an attacker is refused.
  */
 import { readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -18,6 +17,7 @@ import { readServerEnvironment } from '../server/environment';
 import { serverLayout } from '../server/layout';
 import { serverOptionsFrom } from '../server/options';
 import { openTestDatabase } from './support/apiHarness';
+import { fakeBuild } from './support/fakeBuild';
 
 // Several sign-ins per test, each an argon2id hash: seconds on a busy machine.
 vi.setConfig({ testTimeout: 60_000 });
@@ -44,11 +44,9 @@ let database: OpenDatabase;
 let app: FastifyInstance;
 
 beforeAll(async () => {
-  root = await mkdtemp(path.join(tmpdir(), 'campaign-web-edge-'));
-  const dist = path.join(root, 'dist');
-  await mkdir(path.join(dist, '_app/builds'), { recursive: true });
-  await writeFile(path.join(dist, 'index.html'), '<!doctype html><html><body>app</body></html>');
-  await writeFile(path.join(dist, '_app/builds/latest.json'), '{"id":"b","timestamp":1}');
+  const built = await fakeBuild('campaign-web-edge-');
+  root = built.root;
+  const dist = built.dist;
   database = await openTestDatabase('pglite');
   const env = readServerEnvironment({
     ...recipe(),

@@ -4,8 +4,7 @@
  * words, the request's path, never the failed query's parameters (a password hash, an email, a report's text),
  * never a query string, and no line longer than a few kB. The database is the test's, so the test can break it.
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { hash } from '@node-rs/argon2';
@@ -16,6 +15,7 @@ import type { OpenDatabase } from '../api/database/open';
 import { OWASP_ARGON2ID } from '../api/passwords';
 import { buildServer } from '../server/app';
 import { ORIGIN, resetDatabase, useTestDatabase } from './support/apiHarness';
+import { fakeBuild } from './support/fakeBuild';
 import { sampleReport } from './support/reportFixture';
 
 const lines: string[] = [];
@@ -27,11 +27,9 @@ describe('the server log', () => {
   database = useTestDatabase('pglite');
 
   beforeAll(async () => {
-    root = await mkdtemp(path.join(tmpdir(), 'campaign-web-logs-'));
-    const dist = path.join(root, 'dist');
-    await mkdir(path.join(dist, '_app/builds'), { recursive: true });
-    await writeFile(path.join(dist, 'index.html'), '<!doctype html><html><body>app</body></html>');
-    await writeFile(path.join(dist, '_app/builds/latest.json'), '{"id":"b","timestamp":1}');
+    const built = await fakeBuild('campaign-web-logs-');
+    root = built.root;
+    const dist = built.dist;
     const stream = new Writable({
       write(chunk, _encoding, done) {
         lines.push(...String(chunk).split('\n').filter(Boolean));

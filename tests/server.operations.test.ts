@@ -3,8 +3,7 @@
  * Operations at the edge (issue 32): request ids taken from the proxy when they are safe and made otherwise,
  * in every log line and in the answer; load shedding while the event loop lags, /healthz never shed.
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
@@ -14,6 +13,7 @@ import { testApiConfig } from '../api/config';
 import type { OpenDatabase } from '../api/database/open';
 import { buildServer, type ServerOptions, SHED_RETRY_AFTER_SECONDS } from '../server/app';
 import { useTestDatabase } from './support/apiHarness';
+import { fakeBuild } from './support/fakeBuild';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -47,11 +47,9 @@ describe('the edge of the server', () => {
   database = useTestDatabase('pglite');
 
   beforeAll(async () => {
-    root = await mkdtemp(path.join(tmpdir(), 'campaign-web-ops-'));
-    const dist = path.join(root, 'dist');
-    await mkdir(path.join(dist, '_app/builds'), { recursive: true });
-    await writeFile(path.join(dist, 'index.html'), '<!doctype html><html><body>app</body></html>');
-    await writeFile(path.join(dist, '_app/builds/latest.json'), '{"id":"b","timestamp":1}');
+    const built = await fakeBuild('campaign-web-ops-');
+    root = built.root;
+    const _dist = built.dist;
     await mkdir(path.join(root, 'images'));
     await sharp({ create: { width: 64, height: 64, channels: 3, background: '#0a0' } })
       .png()
