@@ -269,7 +269,6 @@ async function main() {
   try {
     // The demo API migrates its database first: slow on a busy machine.
     await waitFor(`http://127.0.0.1:${apiPort}/api/session`, 180_000);
-    if (BEFORE && !existsSync(join(BEFORE, 'index.html'))) throw new Error(`No build in ${BEFORE}.`);
     const apps = await serveSideBySide(apiPort, referenceRoot, servers);
     for (const app of apps) {
       app.nav = {};
