@@ -80,7 +80,8 @@ test('leaving for another site and coming Back restores the page from the cache,
 
   await page.goto(elsewhere(baseURL));
   await expect(page.getByRole('main').getByRole('heading', { level: 1 })).toHaveText('Component gallery');
-  await tab.read('history.back()');
+  // In a task of its own: the evaluation answers before the tab navigates (else "target navigated or closed").
+  await tab.read('void setTimeout(() => history.back())');
   await expect.poll(() => tab.read<string>('location.pathname')).toBe('/');
   expect(await tab.read<boolean>('window.__restored'), JSON.stringify(tab.notCached)).toBe(true);
   // Restored as it was left: not loaded again, at the same place.
@@ -120,7 +121,8 @@ test('a page restored from the cache checks the session and the build again: sig
     const { pathname } = new URL(request.url());
     if (pathname === '/api/session' || pathname.endsWith('/latest.json')) asked.push(pathname);
   });
-  await tab.read('history.back()');
+  // In a task of its own: the evaluation answers before the tab navigates (else "target navigated or closed").
+  await tab.read('void setTimeout(() => history.back())');
   await expect.poll(() => tab.read<string>('location.pathname')).toBe('/');
   expect(await tab.read<boolean>('window.__restored'), JSON.stringify(tab.notCached)).toBe(true);
 
