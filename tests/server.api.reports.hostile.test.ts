@@ -8,7 +8,14 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { testApiConfig } from '../api/config';
 import { REPORT_DEFAULTS, type ReportsConfig } from '../api/reports';
 import type { ReportBody, StoredReport } from '../api/types';
-import { type ApiClient, apiClient, backends, resetDatabase, useTestDatabase } from './support/apiHarness';
+import {
+  type ApiClient,
+  apiClient,
+  backends,
+  resetDatabase,
+  storedReports,
+  useTestDatabase,
+} from './support/apiHarness';
 import { sampleReport, sampleVitals } from './support/reportFixture';
 
 const NOW = Date.UTC(2026, 0, 1);
@@ -66,15 +73,7 @@ describe.each(backends())('hostile reports on %s', (kind) => {
       remoteAddress: address,
       headers: { authorization: `Bearer ${token}` },
     });
-  const stored = async () =>
-    Number(
-      (
-        await database()
-          .db.selectFrom('reports')
-          .select((eb) => eb.fn.countAll().as('n'))
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
+  const stored = () => storedReports(database());
 
   beforeEach(async () => {
     now = NOW;

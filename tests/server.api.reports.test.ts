@@ -5,7 +5,14 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readApiConfig, testApiConfig } from '../api/config';
 import { REPORT_DEFAULTS, type ReportsConfig } from '../api/reports';
 import type { ReportBody, StoredReport } from '../api/types';
-import { type ApiClient, apiClient, backends, resetDatabase, useTestDatabase } from './support/apiHarness';
+import {
+  type ApiClient,
+  apiClient,
+  backends,
+  resetDatabase,
+  storedReports,
+  useTestDatabase,
+} from './support/apiHarness';
 import { BUILD_ID, sampleReport, sampleVitals } from './support/reportFixture';
 
 const DAY = 86_400_000;
@@ -31,15 +38,7 @@ describe.each(backends())('reports on %s', (kind) => {
       headers: { 'content-type': 'application/json', ...headers },
       payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
     });
-  const storedCount = async () =>
-    Number(
-      (
-        await database()
-          .db.selectFrom('reports')
-          .select((eb) => eb.fn.countAll().as('n'))
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
+  const storedCount = () => storedReports(database());
 
   beforeEach(async () => {
     now = Date.UTC(2026, 0, 1);

@@ -169,6 +169,15 @@ export async function resetDatabase(database: OpenDatabase): Promise<void> {
   if (!(await writeDemoData(database.db))) throw new Error('the demo data was not written after truncating');
 }
 
+/** How many reports the table holds. */
+export async function storedReports(database: OpenDatabase): Promise<number> {
+  const row = await database.db
+    .selectFrom('reports')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 export interface ApiClient {
   app: FastifyInstance;
   request(
