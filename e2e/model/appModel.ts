@@ -14,6 +14,7 @@ import {
   CAMPAIGNS,
   DEMO,
   expect,
+  expectHydrated,
   header,
   headerSignOut,
   LANDING_TITLE,
@@ -39,11 +40,16 @@ function toastTitled(page: Page, title: string) {
     .filter({ has: page.getByText(title, { exact: true }) });
 }
 
+/**
+ * The landing page, and the app owns it: a link clicked before the app starts (after the first paint) is a
+ * document load, which moves no focus, so a state the model clicks from must wait for the app.
+ */
 async function landingOnScreen(page: Page): Promise<void> {
   await expect(page).toHaveURL('/');
   await expect(mainHeading(page)).toHaveText(LANDING_TITLE);
   await expect(page).toHaveTitle(pageTitleOf(LANDING_TITLE));
   await expect(header(page)).toBeVisible();
+  await expectHydrated(page);
 }
 
 /** An error view replaces the layout: no banner, the h1 has focus and the title is announced. */
