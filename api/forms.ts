@@ -12,9 +12,9 @@
  */
 import fastifyCookie from '@fastify/cookie';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { FORM_PLACEHOLDERS, FORM_STATE_ID, type FormState } from '../machines/formState.ts';
-import { serializeInlineJson } from '../machines/payload.ts';
-import { DEFAULT_RETURN_TO, RETURN_TO_PARAM, safeReturnTo } from '../machines/returnTo.ts';
+import { FORM_PLACEHOLDERS, FORM_STATE_ID, type FormState } from '../core/formState.ts';
+import { serializeInlineJson } from '../core/payload.ts';
+import { DEFAULT_RETURN_TO, RETURN_TO_PARAM, safeReturnTo } from '../core/returnTo.ts';
 import { type Accounts, EMAIL_MAX } from './accounts.ts';
 import { limitKey } from './clientAddress.ts';
 import { HttpError } from './errors.ts';

@@ -5,7 +5,7 @@
  * only, each bounded, with control characters shown as escapes, so a log line stays a few kB and holds no
  * request data. The production server's logger applies the same to every `err` it logs (server/app.ts).
  */
-import { visibleText } from '../machines/untrustedText.ts';
+import { visibleText } from '../core/untrustedText.ts';
 
 /**
  * One security event (a refused sign-in, a refused origin): who (the client address as limits count it), what,

@@ -5,7 +5,7 @@
  *
  * The trust boundary (docs/reports.md): anyone can send a report, so a report is a stranger's text. It is refused
  * (400) unless it looks like what the app's reporter sends: no control, line-separator or bidirectional character
- * in what it names (machines/untrustedText.ts), a build id of the app's own shape, nesting at most MAX_JSON_DEPTH
+ * in what it names (core/untrustedText.ts), a build id of the app's own shape, nesting at most MAX_JSON_DEPTH
  * deep, text PostgreSQL can store, numbers a browser can measure, a time near the server's clock, and `error` or
  * `vitals` as its kind says, never both. The route lives inside the API plugin, so its same-origin check,
  * JSON-only parsing and clear 400s apply; its body limit is 16 KiB (413 above). Each client address may send
@@ -21,7 +21,7 @@ import {
   SAFE_TEXT_PATTERN,
   UNSAFE_TEXT_CLASS,
   visibleText,
-} from '../machines/untrustedText.ts';
+} from '../core/untrustedText.ts';
 import type { Database } from './database/schema.ts';
 import { type FieldMessages, HttpError } from './errors.ts';
 import { findUnstorableText, jsonDepthExceeds, MAX_JSON_DEPTH } from './jsonBody.ts';
@@ -69,7 +69,7 @@ export const REPORT_DEFAULTS = {
  */
 export const VITAL_MAXIMUM = { LCP: 120_000, FCP: 120_000, TTFB: 120_000, INP: 60_000, CLS: 100 } as const;
 
-/** Text a report names: bounded, and nothing a browser would not send (machines/untrustedText.ts). */
+/** Text a report names: bounded, and nothing a browser would not send (core/untrustedText.ts). */
 const safeText = (maxLength: number) => ({ type: 'string', maxLength, pattern: SAFE_TEXT_PATTERN }) as const;
 
 const vitalRange = (names: readonly string[], maximum: number) => ({

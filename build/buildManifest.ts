@@ -10,9 +10,9 @@ import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join, resolve } from 'node:path';
 import type { Plugin } from 'vite';
-import { routeRules, rulesFor } from '../machines/routeRules.ts';
-import { parseLocation } from '../machines/routes.ts';
-import { newBuildId } from '../machines/untrustedText.ts';
+import { routeRules, rulesFor } from '../core/routeRules.ts';
+import { parseLocation } from '../core/routes.ts';
+import { newBuildId } from '../core/untrustedText.ts';
 
 type Next = (error?: unknown) => void;
 

@@ -6,7 +6,7 @@
  * is generated from the route table at build time, so the script and the app cannot disagree.
  */
 import type { Plugin } from 'vite';
-import { type RouteRecord, routes } from '../machines/routes.ts';
+import { type RouteRecord, routes } from '../core/routes.ts';
 import { config } from '../src/config.ts';
 
 function segments(path: string): string[] {

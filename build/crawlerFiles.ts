@@ -13,8 +13,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { FORM_PATHS } from '../api/forms.ts';
-import type { RouteRuleTable } from '../machines/routeRules.ts';
-import { routes as appRoutes, type RouteRecord } from '../machines/routes.ts';
+import type { RouteRuleTable } from '../core/routeRules.ts';
+import { routes as appRoutes, type RouteRecord } from '../core/routes.ts';
 
 /** The static host's SPA shell and its not-found page, both the unrendered app (build/prerenderPages.ts). */
 export const SHELL_FILE = '200.html';
@@ -104,7 +104,7 @@ export function redirectsFile(options: RedirectsOptions): string {
   if (redirects.length > 0) {
     lines.push(
       '',
-      "# The route rules' redirects (machines/routeRules.ts), as the server answers them.",
+      "# The route rules' redirects (core/routeRules.ts), as the server answers them.",
       ...redirects.map(([path, rule]) => `${pattern(path)} ${rule.redirect} 307`),
     );
   }

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Plugin } from 'vite';
 import { createApiApp } from '../api/app.ts';
 import { FORM_PATHS } from '../api/forms.ts';
-import { FORM_TEMPLATE_DIR } from '../machines/formState.ts';
+import { FORM_TEMPLATE_DIR } from '../core/formState.ts';
 import type { Middleware } from '../server/http.ts';
 import { createIconMiddleware } from '../server/icons.ts';
 import { createImageMiddleware } from '../server/images.ts';

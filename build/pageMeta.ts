@@ -5,7 +5,7 @@
  * need the site's origin (`PUBLIC_ORIGIN` at build): without it the canonical link is relative (which search
  * engines resolve) and `og:url` and the image are left out (a preview then shows the title and text only).
  */
-import type { PreviewImage } from '../machines/payload.ts';
+import type { PreviewImage } from '../core/payload.ts';
 
 /** The site's name in previews, as the app calls itself in every title. */
 const SITE_NAME = 'campaign-web';

@@ -21,16 +21,16 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createServer as createViteServer, loadEnv, type Plugin } from 'vite';
 import type { CampaignListResponse } from '../api/types.ts';
-import { FORM_PLACEHOLDERS, FORM_TEMPLATE_DIR } from '../machines/formState.ts';
+import { FORM_PLACEHOLDERS, FORM_TEMPLATE_DIR } from '../core/formState.ts';
 import {
   INLINE_PAYLOAD_ID,
   type PagePayload,
   type PageRenderer,
   type RenderedPage,
   serializeInlinePayload,
-} from '../machines/payload.ts';
-import { prerenderPaths, routeRules, withoutTrailingSlash } from '../machines/routeRules.ts';
-import { routes } from '../machines/routes.ts';
+} from '../core/payload.ts';
+import { prerenderPaths, routeRules, withoutTrailingSlash } from '../core/routeRules.ts';
+import { routes } from '../core/routes.ts';
 import { arrangeForFirstPaint, readStylesheets } from './firstPaint.ts';
 import { withPageMeta } from './pageMeta.ts';
 import { startBuildApi, withBuildApi } from './prerenderData.ts';

@@ -1,7 +1,7 @@
 /**
  * The error page (404 and 500 views), what it echoes, how it clears, crawlers, and start-up failures.
  *
- * Not covered here: the "Unknown route middleware: '{name}'" error. No route in machines/routes.ts names an
+ * Not covered here: the "Unknown route middleware: '{name}'" error. No route in core/routes.ts names an
  * unknown guard, so no browser action can reach it; the unit tests cover it.
  */
 import type { Page } from '@playwright/test';

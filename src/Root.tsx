@@ -1,6 +1,6 @@
 import { StrictMode } from 'react';
 import type { InspectionEvent, Observer } from 'xstate';
-import type { AppInput } from '../machines/app.machine';
+import type { AppInput } from '../machines/app/app.machine';
 import { App } from './App';
 import { AppActor, AppViewMirror } from './ui/appActor';
 

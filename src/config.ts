@@ -1,5 +1,5 @@
-import type { AppTiming } from '../machines/app.machine';
-import type { SwipeDirection, ToastPosition } from '../machines/toaster.utils';
+import type { AppTiming } from '../machines/app/app.machine';
+import type { SwipeDirection, ToastPosition } from '../machines/toast/toaster.utils';
 
 /**
  * Every tunable of campaign-web, with the values the product spec gives. Nothing else hard-codes them:
@@ -18,22 +18,22 @@ export interface AppConfig {
   readonly maxEchoedPathLength: number;
   /**
    * Pages left behind whose data the app keeps, so that Back or Forward to them shows them at once (then
-   * checks them again); see machines/app.utils.ts `remember`.
+   * checks them again); see machines/app/app.utils.ts `remember`.
    */
   readonly maxRememberedPages: number;
   /** Scroll positions of history entries, restored on Back and Forward (src/platform/scroll.ts). */
   readonly scroll: ScrollConfig;
   /** The name shown in the header and in every document title. */
   readonly appName: string;
-  /** Build manifest and update detection; see machines/app.build.ts. */
+  /** Build manifest and update detection; see machines/app/app.build.ts. */
   readonly build: BuildConfig;
   /** Icon loading (src/platform/icons.ts, served by server/icons.ts). */
   readonly icons: IconConfig;
   /** Image URLs (src/platform/images.ts, served by server/images.ts). */
   readonly images: ImageConfig;
-  /** Toast notifications (machines/toaster.machine.ts, src/ui/Toaster.tsx). */
+  /** Toast notifications (machines/toast/toaster.machine.ts, src/ui/Toaster.tsx). */
   readonly toast: ToastConfig;
-  /** Colour mode (machines/colorMode.machine.ts, src/platform/colorMode.ts, build/colorModeBoot.ts). */
+  /** Colour mode (machines/colorMode/colorMode.machine.ts, src/platform/colorMode.ts, build/colorModeBoot.ts). */
   readonly colorMode: ColorModeConfig;
   /** Tooltips (src/ui/Tooltip.tsx). */
   readonly tooltip: TooltipConfig;

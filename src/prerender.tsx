@@ -7,6 +7,8 @@
  */
 import { renderToString } from 'react-dom/server';
 import { createActor, fromCallback, fromPromise } from 'xstate';
+import type { PageRenderer, PreviewImage, RenderedPage } from '../core/payload';
+import { routes } from '../core/routes';
 import {
   type AppEvent,
   appMachine,
@@ -14,11 +16,9 @@ import {
   type LoadPageInput,
   type ReloadClaim,
   type RevalidateInput,
-} from '../machines/app.machine';
-import { bootPage } from '../machines/app.utils';
-import { appView } from '../machines/app.view';
-import type { PageRenderer, PreviewImage, RenderedPage } from '../machines/payload';
-import { routes } from '../machines/routes';
+} from '../machines/app/app.machine';
+import { bootPage } from '../machines/app/app.utils';
+import { appView } from '../machines/app/app.view';
 import { config } from './config';
 import { importPage } from './pages/registry';
 import { appInputFrom } from './platform/app';

@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { colorModeBootScript, forcedRules, patternSource } from '../build/colorModeBoot';
-import { findRoute, type RouteRecord, routes } from '../machines/routes';
+import { findRoute, type RouteRecord, routes } from '../core/routes';
 import { config } from '../src/config';
 
 describe('colour-mode boot script', () => {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import pageChunkUrls from 'virtual:page-chunks';
 import { describe, expect, it } from 'vitest';
 import { dynamicPagesOf } from '../build/pageChunks';
-import { routes } from '../machines/routes';
+import { routes } from '../core/routes';
 
 const registrySource = readFileSync(join(import.meta.dirname, '../src/pages/registry.ts'), 'utf8');
 

@@ -12,7 +12,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { precompress } from '../build/precompress';
-import { TRANSITION_FREEZE_CSS } from '../machines/colorModeFreeze';
+import { TRANSITION_FREEZE_CSS } from '../core/colorModeFreeze';
 import { buildServer, pathSegments } from '../server/app';
 import { hashesOfHtml } from '../server/inlineHashes';
 import {

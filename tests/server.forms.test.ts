@@ -8,7 +8,7 @@ import { createAccounts } from '../api/accounts';
 import { testApiConfig } from '../api/config';
 import { fillLoginTemplate, formsPlugin, parseFormBody, shellForSignedIn } from '../api/forms';
 import { apiPlugin } from '../api/plugin';
-import { FORM_PLACEHOLDERS, FORM_STATE_ID } from '../machines/formState';
+import { FORM_PLACEHOLDERS, FORM_STATE_ID } from '../core/formState';
 import {
   type ApiClient,
   apiClient,

@@ -28,7 +28,14 @@ import { join, relative, resolve } from 'node:path';
 import { parse } from '@babel/parser';
 import { HOME, KINDS_RESULTS, REASONS_DIR } from './runs.mjs';
 
-export const TARGETS = ['machines', 'src/platform', 'src/pages/registry.ts', 'src/ui/format.ts', 'api'];
+export const TARGETS = [
+  'machines',
+  'core',
+  'src/platform',
+  'src/pages/registry.ts',
+  'src/ui/format.ts',
+  'api',
+];
 export const RESULTS = KINDS_RESULTS;
 
 const oneLine = (text) => text.replace(/\s+/g, ' ').trim();

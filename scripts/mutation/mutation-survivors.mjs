@@ -1,6 +1,6 @@
 // The mutants left alive (survived or not covered), by Stryker or by the hand-written kinds (mutant-kinds.mjs),
 // each with the reason it is equivalent or harmless. Reasons live in scripts/mutation/survivors/, one file per
-// source file at the source's own path (survivors/machines/app.build.json is machines/app.build.ts,
+// source file at the source's own path (survivors/machines/app.build.json is machines/app/app.build.ts,
 // survivors/src/platform/api.json is src/platform/api.ts), one entry per mutant:
 //   { "line": 38, "mutator": "ConditionalExpression", "original": "…", "replacement": "false", "reason": "…" }
 // A mutant is matched by file, mutator, original code and replacement (not by line, which moves with edits); a

@@ -12,7 +12,7 @@
 //   --full             every mutant again (`--force`), static mutants included (MUTATION_STATIC=1);
 //                      the nightly-style run whose results are committed as CI's baseline.
 //   --only machines | --only adapters | --only api | --only kinds   one part.
-// Other arguments go to `stryker run` (e.g. `-- --only machines --mutate machines/returnTo.ts`).
+// Other arguments go to `stryker run` (e.g. `-- --only machines --mutate core/returnTo.ts`).
 // Kills are split by what failed first: a frozen-file comparison (`frozen …` messages of tests/support/
 // frozenPaths.ts) or a behaviour assertion (hand-written tests and the per-state invariants of path tests).
 import { spawnSync } from 'node:child_process';
@@ -22,7 +22,7 @@ import { explain, REASONS_DIR, readReasons, survivorsOf } from './mutation-survi
 import { HOME, RUNS } from './runs.mjs';
 
 /** The folders scored apart; each must reach FOLDER_THRESHOLD, all together OVERALL_THRESHOLD. */
-const FOLDERS = ['machines', 'src/platform', 'src/pages', 'src/ui', 'api'];
+const FOLDERS = ['machines', 'core', 'src/platform', 'src/pages', 'src/ui', 'api'];
 const FOLDER_THRESHOLD = 85;
 const OVERALL_THRESHOLD = 90;
 

@@ -17,7 +17,7 @@ export const RUNS = {
     config: `${HOME}/stryker.machines.config.mjs`,
     incremental: `${BASELINE_DIR}/stryker.machines.json`,
     report: 'reports/mutation/mutation.json',
-    roots: ['machines'],
+    roots: ['machines', 'core'],
   },
   adapters: {
     config: `${HOME}/stryker.adapters.config.mjs`,

@@ -7,7 +7,7 @@ import { RUNS } from './runs.mjs';
 export default {
   testRunner: 'vitest',
   vitest: { configFile: 'scripts/mutation/vitest.machines.config.ts' },
-  mutate: ['machines/**/*.ts'],
+  mutate: ['machines/**/*.ts', 'core/**/*.ts'],
   // Each mutant runs only the tests that cover it.
   coverageAnalysis: 'perTest',
   // A re-run tests only mutants whose code or covering tests changed; the file is committed.

@@ -5,8 +5,8 @@ import { pageChunks } from '../../build/pageChunks.ts';
 /**
  * The unit tests for Stryker's run over the adapters (`stryker.adapters.config.mjs`): src/platform, the page
  * registry, src/ui/format.ts and the API. The same set and DOM as the root's `vitest.config.ts` (the page registry needs
- * the `virtual:page-chunks` plugin), without the tests that only reach a machine (the path tests, the diagrams,
- * the machine-mutant tests: minutes of dry run that cover none of these files) and the static checks over the
+ * the `virtual:page-chunks` plugin), without the tests that only reach a machine or core/ (tests/machines/, tests/core/:
+ * minutes of dry run that cover none of these files) and the static checks over the
  * source tree.
  */
 export default defineConfig({
@@ -17,25 +17,19 @@ export default defineConfig({
     include: ['tests/**/*.test.{ts,tsx}'],
     exclude: [
       ...configDefaults.exclude,
-      'tests/app.machine.test.ts',
-      'tests/session.machine.test.ts',
-      'tests/colorMode.machine.test.ts',
-      'tests/toast.machine.test.ts',
-      'tests/diagram.test.ts',
-      'tests/machineModules.test.ts',
-      'tests/mutants.*.test.ts',
-      'tests/dependencyRules.test.ts',
-      'tests/importCycles.test.ts',
-      'tests/toaster.machine.test.ts',
-      'tests/staticStyles.test.ts',
+      // The machines' and the core's tests (path tests, diagrams, their edges) and the static checks over the tree.
+      'tests/machines/**',
+      'tests/core/**',
+      'tests/house/**',
+      'tests/build/staticStyles*.test.ts',
       // Real processes (the server, the report commands) run the unmutated source in a child process: no mutant
       // is active there, and each run of them takes seconds.
-      'tests/server.processes.test.ts',
-      'tests/reports.cli.test.ts',
+      'tests/server/processes*.test.ts',
+      'tests/scripts/reports/reports.cli.test.ts',
       // The build's artifact installed and run in a folder of its own (it needs a build), and the prerender's
       // data sources (embedded databases and API servers): no adapter code runs in either.
-      'tests/server.output.test.ts',
-      'tests/prerenderData.test.ts',
+      'tests/server/output*.test.ts',
+      'tests/build/prerenderData*.test.ts',
     ],
     environment: 'happy-dom',
     restoreMocks: true,

@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
- * The unit tests for Stryker's run over machines/ (`stryker.machines.config.mjs`): every test but those of the server, the API client,
+ * The unit tests for Stryker's run over machines/ (`stryker.machines.config.mjs`, machines/ and core/): every test but those of the server, the API client,
  * start-up, the reload guard, icons and images, which never import a machine, so each mutant's run stays short.
  */
 export default defineConfig({
@@ -12,23 +12,17 @@ export default defineConfig({
     include: ['tests/**/*.test.{ts,tsx}'],
     exclude: [
       ...configDefaults.exclude,
-      'tests/server.*.test.ts',
-      'tests/api*.test.ts',
-      'tests/icon*.test.ts',
-      'tests/images.test.ts',
-      'tests/dependencyRules.test.ts',
-      'tests/importCycles.test.ts',
-      'tests/boot.test.ts',
-      'tests/reloadGuard.test.ts',
+      'tests/server/**',
+      'tests/api/**',
+      'tests/house/**',
+      'tests/platform/{api,api.timeout,icons,icons.loader,iconSvg,images,boot,reloadGuard}.test.ts',
       // These need the `virtual:page-chunks` plugin (Vitest 5 fails the whole run on a file that cannot load),
       // and test the page registry, prefetch and the build, which the adapters' run mutates.
-      'tests/registry.test.ts',
-      'tests/prefetch.test.ts',
-      'tests/pageChunks.test.ts',
+      'tests/pages/registry.test.ts',
+      'tests/platform/prefetch.test.ts',
+      'tests/build/pageChunks*.test.ts',
       // Build steps that never import a machine: the artifact, link-preview tags, the prerender's data sources.
-      'tests/outputArtifact.test.ts',
-      'tests/pageMeta.test.ts',
-      'tests/prerenderData.test.ts',
+      'tests/build/{outputArtifact,pageMeta,prerenderData}*.test.ts',
     ],
     // The machines are pure: their tests need no DOM, and a DOM per test file costs seconds per mutant.
     // A test file that does need one says so with a `@vitest-environment` comment.

@@ -6,12 +6,12 @@
  *   --test     writes tests/replays/<id>.test.ts (+ .json), a regression test that fails until the bug is fixed;
  *              only for a replay that reaches the reported state (otherwise the test would pass from the start)
  * A report is a stranger's text: everything printed from it shows control and bidi characters as escapes
- * (machines/untrustedText.ts visibleText), and the generated test holds none of it (tests/support/replay.ts).
+ * (core/untrustedText.ts visibleText), and the generated test holds none of it (tests/support/replay.ts).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ReportBody, StoredReport } from '../../api/types.ts';
-import { visibleText as shown } from '../../machines/untrustedText.ts';
+import { visibleText as shown } from '../../core/untrustedText.ts';
 import { describeState, regressionTestSource, replayName, replayReport } from '../../tests/support/replay.ts';
 import { ReportSourceError, readReports } from './reportSource.ts';
 

@@ -3,7 +3,7 @@
  * 75th percentile of each web vital per route. Reads the server's database (scripts/reports/reportSource.ts).
  */
 import type { StoredReport, VitalName } from '../../api/types.ts';
-import { visibleText as shown } from '../../machines/untrustedText.ts';
+import { visibleText as shown } from '../../core/untrustedText.ts';
 import { ReportSourceError, readReports } from './reportSource.ts';
 
 interface ErrorGroup {

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { pathTo } from '../../machines/routes';
+import { pathTo } from '../../core/routes';
 import { css } from '../../styled-system/css';
 import { button } from '../../styled-system/recipes';
 import { config } from '../config';

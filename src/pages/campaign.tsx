@@ -1,5 +1,5 @@
 import type { Campaign, CampaignResponse } from '../../api/types';
-import { pathTo } from '../../machines/routes';
+import { pathTo } from '../../core/routes';
 import { css } from '../../styled-system/css';
 import { apiRequest } from '../platform/api';
 import { GoalProgress, StatusBadge } from '../ui/CampaignCard';

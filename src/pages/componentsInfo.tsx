@@ -1,5 +1,5 @@
-import { pathTo, routes } from '../../machines/routes';
-import type { ToastOptions } from '../../machines/toaster.utils';
+import { pathTo, routes } from '../../core/routes';
+import type { ToastOptions } from '../../machines/toast/toaster.utils';
 import { css } from '../../styled-system/css';
 import { grid } from '../../styled-system/patterns';
 import { button } from '../../styled-system/recipes';
@@ -306,7 +306,7 @@ function ComponentsInfoPage() {
           })}
         >
           <caption className={css({ textAlign: 'left', color: 'fg.muted', pb: '2' })}>
-            The six routes, read from machines/routes.ts.
+            The six routes, read from core/routes.ts.
           </caption>
           <thead>
             <tr>

@@ -1,5 +1,5 @@
-import { type AppError, statusMessageOf } from '../../machines/errors';
-import { pathTo } from '../../machines/routes';
+import { pathTo } from '../../core/routes';
+import { type AppError, statusMessageOf } from '../../machines/app/errors';
 import { css } from '../../styled-system/css';
 import { button } from '../../styled-system/recipes';
 import { Link } from '../ui/Link';

@@ -1,6 +1,6 @@
 import { type FormEvent, useEffect, useState } from 'react';
-import { RETURN_TO_PARAM, safeReturnTo } from '../../machines/returnTo';
-import { readQuery } from '../../machines/routes';
+import { RETURN_TO_PARAM, safeReturnTo } from '../../core/returnTo';
+import { readQuery } from '../../core/routes';
 import { css } from '../../styled-system/css';
 import { alert, button } from '../../styled-system/recipes';
 import { forgetFormState, initialFormState, typedBeforeHydration } from '../platform/formState';

@@ -1,7 +1,7 @@
 import pageChunkUrls from 'virtual:page-chunks';
 import { fromPromise } from 'xstate';
-import type { LoadedPage, LoadPageInput, RevalidateInput } from '../../machines/app.machine';
-import type { RouteName } from '../../machines/routes';
+import type { RouteName } from '../../core/routes';
+import type { LoadedPage, LoadPageInput, RevalidateInput } from '../../machines/app/app.machine';
 import { loadPayload } from '../platform/payload';
 import { pageDataCache, pageDataKey } from '../platform/prefetch';
 import { afterPaint } from '../platform/tasks';

@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import type { AppLocation } from '../../machines/routes';
+import type { AppLocation } from '../../core/routes';
 
 export interface LoaderArgs {
   readonly params: Readonly<Record<string, string>>;

@@ -4,7 +4,7 @@ import {
   type AppPageLoader,
   type AppPageRevalidator,
   appMachine,
-} from '../../machines/app.machine';
+} from '../../machines/app/app.machine';
 import { type AppConfig, config } from '../config';
 import { arriveAtFragment, arriveAtPage, showDocumentTitle } from './arrival';
 import {

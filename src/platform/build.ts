@@ -1,5 +1,5 @@
 import { fromCallback, fromPromise } from 'xstate';
-import type { AppEvent, ReloadClaim } from '../../machines/app.machine';
+import type { AppEvent, ReloadClaim } from '../../machines/app/app.machine';
 import { config } from '../config';
 import { claimReload, sessionStorageOrNull } from './reloadGuard';
 import { type SignalStatics, withTimeout } from './signals';

@@ -5,13 +5,13 @@
  * returns its cleanup.
  */
 import { fromCallback } from 'xstate';
+import { TRANSITION_FREEZE_CSS } from '../../core/colorModeFreeze';
 import {
   type ColorModeEvent,
   type ColorModePreference,
   type ColorModeValue,
   colorModeMachine,
-} from '../../machines/colorMode.machine';
-import { TRANSITION_FREEZE_CSS } from '../../machines/colorModeFreeze';
+} from '../../machines/colorMode/colorMode.machine';
 import type { ColorModeConfig } from '../config';
 import { afterPaint } from './tasks';
 

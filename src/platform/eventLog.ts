@@ -6,7 +6,7 @@
  * fetched only when there is something to send.
  */
 import type { AnyEventObject, InspectionEvent, Observer } from 'xstate';
-import { matchRoute } from '../../machines/routes';
+import { matchRoute } from '../../core/routes';
 import type { ReportsConfig } from '../config';
 import { whenIdle } from './lazyLoad';
 import type { EventLogView, ReportableSnapshot, ReportCause, Send } from './reportTypes';

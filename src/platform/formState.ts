@@ -1,8 +1,8 @@
 /**
- * The state the server answered a failed form post with (api/forms.ts, machines/formState.ts): read once from
+ * The state the server answered a failed form post with (api/forms.ts, core/formState.ts): read once from
  * the page's JSON block, so the form hydrates showing what the server sent (the message, the email typed).
  */
-import { FORM_STATE_ID, type FormState, parseFormState } from '../../machines/formState';
+import { FORM_STATE_ID, type FormState, parseFormState } from '../../core/formState';
 
 /** What the build renders the failure template with (src/prerender.tsx); undefined: read the document. */
 let provided: FormState | null | undefined;

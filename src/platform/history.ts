@@ -1,8 +1,8 @@
 import type { BrowserHistory } from 'history';
 import { fromCallback } from 'xstate';
-import type { AppEvent } from '../../machines/app.machine';
-import type { AddressBarUpdate } from '../../machines/app.utils';
-import { normalizePath } from '../../machines/routes';
+import { normalizePath } from '../../core/routes';
+import type { AppEvent } from '../../machines/app/app.machine';
+import type { AddressBarUpdate } from '../../machines/app/app.utils';
 import { NO_KEY, type ScrollMemory } from './scroll';
 import { atOnce } from './tasks';
 
@@ -11,7 +11,7 @@ function fullPathOf(location: { pathname: string; search: string; hash: string }
 }
 
 /**
- * Where the browser is, normalised (`machines/routes.ts`): `//home`, `///campaign/1` or `/a/../home` in the
+ * Where the browser is, normalised (`core/routes.ts`): `//home`, `///campaign/1` or `/a/../home` in the
  * address bar is this origin's `/home`, but to the app (and to any link resolved against it) a path starting
  * with `//` is another host. When normalising changed something, the history entry is replaced with the
  * normalised path first, as a server's redirect would, so the address bar and the app agree. An entry the

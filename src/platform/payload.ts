@@ -3,7 +3,7 @@
  * hydration), `_payload.json` for client navigations, and the preload of the links on screen. The one place
  * the app reads payloads; anything unexpected is `null`, and the caller falls back to the page's loader.
  */
-import { INLINE_PAYLOAD_ID, type PagePayload, parsePayload, payloadUrl } from '../../machines/payload';
+import { INLINE_PAYLOAD_ID, type PagePayload, parsePayload, payloadUrl } from '../../core/payload';
 import { config } from '../config';
 
 const REQUEST_TIMEOUT_MS = 10_000;

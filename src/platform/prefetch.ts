@@ -1,5 +1,5 @@
-import { isPrerendered } from '../../machines/payload';
-import { matchRoute, parseLocation, type RouteName } from '../../machines/routes';
+import { isPrerendered } from '../../core/payload';
+import { matchRoute, parseLocation, type RouteName } from '../../core/routes';
 import { config } from '../config';
 import { loadPayload } from './payload';
 

@@ -1,4 +1,4 @@
-import type { ReloadClaim } from '../../machines/app.machine';
+import type { ReloadClaim } from '../../machines/app/app.machine';
 
 interface ReloadRecord {
   readonly path: string;

@@ -8,7 +8,7 @@
  * `npm run replay` hands the machine an Error with the fields its guards look at.
  */
 import type { ReportedEvent } from '../../api/types';
-import { sendableText } from '../../machines/untrustedText';
+import { sendableText } from '../../core/untrustedText';
 
 type Scrub = (event: Record<string, unknown>) => Record<string, unknown>;
 
@@ -49,7 +49,7 @@ const BEARER = /\b(bearer|token|password|passwd|secret|api[-_]?key)(\s*[:=]\s*|\
 /**
  * Free text (an error message, a title) with addresses, tokens and query strings removed, bounded to `max`, and
  * sendable: no control, separator or bidi character, no half of a surrogate pair (the cut may make one), which
- * the API would refuse (machines/untrustedText.ts).
+ * the API would refuse (core/untrustedText.ts).
  */
 export function scrubText(value: unknown, max: number = MAX_TEXT): string {
   if (typeof value !== 'string') return '';
@@ -71,7 +71,7 @@ function defined(record: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined));
 }
 
-/** An AppError (machines/errors.ts): status, words, fatality and the path it is about. */
+/** An AppError (machines/app/errors.ts): status, words, fatality and the path it is about. */
 function scrubAppError(value: unknown): Record<string, unknown> {
   const error = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
   return defined({

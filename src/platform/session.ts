@@ -1,7 +1,7 @@
 import { fromPromise } from 'xstate';
 import type { Profile, PublicUser } from '../../api/types';
-import type { SessionUser } from '../../machines/session.machine';
-import { sessionMachine } from '../../machines/session.machine';
+import type { SessionUser } from '../../machines/session/session.machine';
+import { sessionMachine } from '../../machines/session/session.machine';
 import { apiRequest } from './api';
 
 /** The session machine wired to the demo API. */

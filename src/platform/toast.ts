@@ -7,8 +7,8 @@
  * `system.get('toaster')`.
  */
 import type { AnyActorRef } from 'xstate';
-import type { ToasterEvent } from '../../machines/toaster.machine';
-import { assertToastOptions, type ToastOptions, type ToastPatch } from '../../machines/toaster.utils';
+import type { ToasterEvent } from '../../machines/toast/toaster.machine';
+import { assertToastOptions, type ToastOptions, type ToastPatch } from '../../machines/toast/toaster.utils';
 import { afterInput } from './tasks';
 
 type SendToToaster = (event: ToasterEvent) => void;

@@ -5,8 +5,8 @@
  */
 import { toastAnatomy } from '@ark-ui/react/toast';
 import { fromCallback } from 'xstate';
-import { createToasterMachine, type ToasterEvent } from '../../machines/toaster.machine';
-import type { PauseReason, ToasterSettings } from '../../machines/toaster.utils';
+import { createToasterMachine, type ToasterEvent } from '../../machines/toast/toaster.machine';
+import type { PauseReason, ToasterSettings } from '../../machines/toast/toaster.utils';
 import type { ToastConfig } from '../config';
 import { connectToastApi } from './toast';
 

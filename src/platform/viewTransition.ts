@@ -5,7 +5,7 @@
  * step back or forward the browser has already animated itself (a swipe: `popstate` with
  * `hasUAVisualTransition`), which a second animation would repeat.
  */
-import type { AppView } from '../../machines/app.view';
+import type { AppView } from '../../machines/app/app.view';
 
 /** The history entry (its state's key) the browser animated a step to, until the app has shown it. */
 let animatedEntry: unknown = null;

@@ -1,5 +1,5 @@
 import type { CampaignStatus, CampaignSummary } from '../../api/types';
-import { pathTo } from '../../machines/routes';
+import { pathTo } from '../../core/routes';
 import { css } from '../../styled-system/css';
 import { formatMoney } from './format';
 import { Image } from './Image';

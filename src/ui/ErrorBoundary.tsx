@@ -1,6 +1,6 @@
 import { Component, type ReactNode } from 'react';
-import type { AppError } from '../../machines/errors';
-import { toAppError } from '../../machines/errors';
+import type { AppError } from '../../machines/app/errors';
+import { toAppError } from '../../machines/app/errors';
 
 interface Props {
   readonly children: ReactNode;

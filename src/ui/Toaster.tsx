@@ -2,8 +2,8 @@
  * Renders the toaster actor (system id `toaster`) and one element per toast actor, with Ark UI's toast
  * anatomy (`data-scope="toast"`, `data-part=...`) and Portal, styled by the `toast` slot recipe.
  *
- * It owns no behaviour: every timer, pause, swipe decision and removal is in machines/toast.machine.ts and
- * machines/toaster.machine.ts. Pointer and focus on the viewport, and pointer gestures on a toast, become
+ * It owns no behaviour: every timer, pause, swipe decision and removal is in machines/toast/toast.machine.ts and
+ * machines/toast/toaster.machine.ts. Pointer and focus on the viewport, and pointer gestures on a toast, become
  * events; state comes back as data attributes (`data-state`, `data-paused`, `data-swipe`,
  * `data-swipe-direction`). Only DOM focus and pointer capture are handled here, because only the DOM has them.
  */
@@ -17,15 +17,15 @@ import {
   toastAnnouncement,
   toastCommands,
   toastView,
-} from '../../machines/toast.view';
-import type { ToastEntry, ToastRef } from '../../machines/toaster.machine';
+} from '../../machines/toast/toast.view';
+import type { ToastEntry, ToastRef } from '../../machines/toast/toaster.machine';
 import {
   actionLabelOf,
   assertToasterLabel,
   hotkeyLabel,
   type ToastPosition,
   type ToastType,
-} from '../../machines/toaster.utils';
+} from '../../machines/toast/toaster.utils';
 import { toast as toastRecipe } from '../../styled-system/recipes';
 import { config } from '../config';
 import { afterInput } from '../platform/tasks';
@@ -98,7 +98,7 @@ export function Toaster({ label = config.toast.label, position = config.toast.po
 }
 
 /**
- * Everything a toast's element needs from its actor, and its commands (machines/toast.view.ts). Here, not in
+ * Everything a toast's element needs from its actor, and its commands (machines/toast/toast.view.ts). Here, not in
  * appActor.ts, so the toast view stays in the toaster's lazy chunk.
  */
 function useToastView(

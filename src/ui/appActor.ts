@@ -11,8 +11,8 @@ import {
   useState,
 } from 'react';
 import { flushSync } from 'react-dom';
-import type { AppEvent } from '../../machines/app.machine';
-import { appMachine } from '../../machines/app.machine';
+import type { AppEvent } from '../../machines/app/app.machine';
+import { appMachine } from '../../machines/app/app.machine';
 import {
   type AppCommands,
   type AppSnapshot,
@@ -20,25 +20,25 @@ import {
   appCommands,
   appView,
   prefetchView,
-} from '../../machines/app.view';
+} from '../../machines/app/app.view';
 import {
   type ColorModeCommands,
   type ColorModeView,
   colorModeCommands,
   colorModeView,
-} from '../../machines/colorMode.view';
+} from '../../machines/colorMode/colorMode.view';
 import {
   type SessionCommands,
   type SessionView,
   sessionCommands,
   sessionView,
-} from '../../machines/session.view';
+} from '../../machines/session/session.view';
 import {
   type ToasterCommands,
   type ToasterView,
   toasterCommands,
   toasterView,
-} from '../../machines/toaster.view';
+} from '../../machines/toast/toaster.view';
 import { pageRendered } from '../platform/arrival';
 import type { ManifestSource } from '../platform/prefetch';
 import { isPageChange, startPageTransition, watchBrowserTransitions } from '../platform/viewTransition';
@@ -126,15 +126,15 @@ export function AppViewMirror({ children }: { readonly children: ReactNode }) {
   return createElement(CommittedView, { value: view }, children);
 }
 
-/** Everything the app's own views need from the app machine (machines/app.view.ts), as React last drew it. */
+/** Everything the app's own views need from the app machine (machines/app/app.view.ts), as React last drew it. */
 export function useAppView(): AppView {
   // Always inside <AppViewMirror> (src/Root.tsx), which provides a view from its first render.
   return useContext(CommittedView) as AppView;
 }
 
 /**
- * What components may ask of the app machine (machines/app.view.ts): `go`, `reportRenderError`, `needManifest`.
- * Components never send the app actor an event themselves (tests/viewsAndCommands.test.ts checks it).
+ * What components may ask of the app machine (machines/app/app.view.ts): `go`, `reportRenderError`, `needManifest`.
+ * Components never send the app actor an event themselves (tests/ui/viewsAndCommands.test.ts checks it).
  */
 export function useAppCommands(): AppCommands {
   const actor = AppActor.useActorRef();
@@ -179,21 +179,21 @@ export function useManifestSource(): ManifestSource {
   return useMemo(() => manifestSourceOf(actor), [actor]);
 }
 
-/** Everything a view needs from the session child, and its commands (machines/session.view.ts). */
+/** Everything a view needs from the session child, and its commands (machines/session/session.view.ts). */
 export function useSessionView(): SessionView & SessionCommands {
   const session = AppActor.useSelector((snapshot) => snapshot.children.session);
   const view = useSelector(session, sessionView, sameView);
   return { ...view, ...sessionCommands(session) };
 }
 
-/** Everything the toast viewport needs from the toaster child, and its commands (machines/toaster.view.ts). */
+/** Everything the toast viewport needs from the toaster child, and its commands (machines/toast/toaster.view.ts). */
 export function useToasterView(): ToasterView & ToasterCommands {
   const toaster = AppActor.useSelector((snapshot) => snapshot.children.toaster);
   const view = useSelector(toaster, toasterView, sameView);
   return { ...view, ...toasterCommands(toaster) };
 }
 
-/** Everything a colour-mode control needs from the colour-mode child, and its command (machines/colorMode.view.ts). */
+/** Everything a colour-mode control needs from the colour-mode child, and its command (machines/colorMode/colorMode.view.ts). */
 export function useColorModeView(): ColorModeView & ColorModeCommands {
   const colorMode = AppActor.useSelector((snapshot) => snapshot.children.colorMode);
   const view = useSelector(colorMode, colorModeView, sameView);

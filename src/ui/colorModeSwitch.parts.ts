@@ -1,12 +1,18 @@
-import type { ColorModePreference } from '../../machines/colorMode.machine';
+import { type ColorModePreference, colorModePreferences } from '../../machines/colorMode/colorMode.machine';
 import { css } from '../../styled-system/css';
 
-/** What the colour-mode control and its first-paint stand-in (./ColorModeSwitch.lazy.tsx) share. */
-export const options: readonly { value: ColorModePreference; label: string; icon: string }[] = [
-  { value: 'light', label: 'Light', icon: 'lucide:sun' },
-  { value: 'dark', label: 'Dark', icon: 'lucide:moon' },
-  { value: 'system', label: 'System', icon: 'lucide:monitor' },
-];
+const shown: Record<ColorModePreference, { label: string; icon: string }> = {
+  light: { label: 'Light', icon: 'lucide:sun' },
+  dark: { label: 'Dark', icon: 'lucide:moon' },
+  system: { label: 'System', icon: 'lucide:monitor' },
+};
+
+/**
+ * What the colour-mode control and its first-paint stand-in (./ColorModeSwitch.lazy.tsx) share: the machine's
+ * preferences, in its order, each with how it is shown (a new preference without a label is a type error).
+ */
+export const options: readonly { value: ColorModePreference; label: string; icon: string }[] =
+  colorModePreferences.map((value) => ({ value, ...shown[value] }));
 
 export const root = css({
   position: 'relative',

@@ -2,7 +2,7 @@
  * Money and dates as the pages show them, in English: `€12,500`, `November 23, 2026`.
  *
  * These are exactly what `Intl.NumberFormat('en', { style: 'currency', currency: 'EUR', maximumFractionDigits:
- * 0 })` and `Intl.DateTimeFormat('en', { dateStyle: 'long', timeZone: 'UTC' })` return (tests/format.test.ts
+ * 0 })` and `Intl.DateTimeFormat('en', { dateStyle: 'long', timeZone: 'UTC' })` return (tests/ui/format.test.ts
  * checks that for any input), without creating an `Intl` object for the usual values: the first `Intl`
  * formatter of a page loads the locale data, which costs Chromium 13-21 ms of main thread (four times that on
  * a throttled phone), and the campaign cards are hydrated in the first load. Values outside the plain case

@@ -1,6 +1,6 @@
 import { describe, test } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
-import type { LoadedPage, LoadPageInput, ReloadClaim } from '../../machines/app.machine';
+import type { LoadedPage, LoadPageInput, ReloadClaim } from '../../machines/app/app.machine';
 import { inertApp, testInput, testManifest } from '../support/appHarness';
 
 /**

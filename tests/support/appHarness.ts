@@ -7,6 +7,7 @@ import {
   type InspectionEvent,
   SimulatedClock,
 } from 'xstate';
+import { findRoute, type RouteRecord, routes } from '../../core/routes';
 import {
   type AppEvent,
   type AppInput,
@@ -16,14 +17,13 @@ import {
   type PayloadPreload,
   type ReloadClaim,
   type RevalidateInput,
-} from '../../machines/app.machine';
-import type { AddressBarUpdate, Arrival, FragmentArrival } from '../../machines/app.utils';
-import { colorModeMachine } from '../../machines/colorMode.machine';
-import type { AppError } from '../../machines/errors';
-import { type RouteGuard, routeGuards } from '../../machines/guards';
-import { findRoute, type RouteRecord, routes } from '../../machines/routes';
-import { sessionMachine } from '../../machines/session.machine';
-import { createToasterMachine } from '../../machines/toaster.machine';
+} from '../../machines/app/app.machine';
+import type { AddressBarUpdate, Arrival, FragmentArrival } from '../../machines/app/app.utils';
+import type { AppError } from '../../machines/app/errors';
+import { type RouteGuard, routeGuards } from '../../machines/app/guards';
+import { colorModeMachine } from '../../machines/colorMode/colorMode.machine';
+import { sessionMachine } from '../../machines/session/session.machine';
+import { createToasterMachine } from '../../machines/toast/toaster.machine';
 
 const never = <T, I = unknown>() => fromPromise<T, I>(() => new Promise<T>(() => {}));
 

@@ -5,8 +5,8 @@
  */
 import { expect, vi } from 'vitest';
 import type { ReportBody } from '../../api/types';
-import { routeGuards } from '../../machines/guards';
-import { routes } from '../../machines/routes';
+import { routes } from '../../core/routes';
+import { routeGuards } from '../../machines/app/guards';
 import { config } from '../../src/config';
 import { startEventLog } from '../../src/platform/eventLog';
 import { startApp } from './appHarness';

@@ -3,7 +3,7 @@
  * effects of the path tests (./appHarness.ts) and their effect recorder (./effects.ts): what the browser's
  * effects answered is in the events themselves (`xstate.done.actor.*`, `xstate.error.actor.*`), and its
  * timers fire on a SimulatedClock when their `xstate.after.*` event comes, as in the frozen path tests.
- * Used by `npm run replay` (scripts/reports/replay.ts), by tests/replay.test.ts and by generated tests/replays/.
+ * Used by `npm run replay` (scripts/reports/replay.ts), by tests/scripts/reports/replay.test.ts and by generated tests/replays/.
  */
 import {
   type AnyEventObject,
@@ -13,7 +13,7 @@ import {
   SimulatedClock,
 } from 'xstate';
 import type { ReportBody } from '../../api/types';
-import type { AppInput } from '../../machines/app.machine';
+import type { AppInput } from '../../machines/app/app.machine';
 import { config } from '../../src/config';
 import { inertApp } from './appHarness';
 import { EffectRecorder, revive } from './effects';

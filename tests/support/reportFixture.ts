@@ -2,7 +2,7 @@
 // change what they test from this. Its time is the API clock the tests set (`now`).
 import type { ReportBody } from '../../api/types';
 
-/** A build id of the shape the build makes (machines/untrustedText.ts BUILD_ID_PATTERN). */
+/** A build id of the shape the build makes (core/untrustedText.ts BUILD_ID_PATTERN). */
 export const BUILD_ID = 'mhx3k2a1-0a1b2c3d';
 
 export function sampleReport(overrides: Partial<ReportBody> = {}, time = Date.UTC(2026, 0, 1)): ReportBody {

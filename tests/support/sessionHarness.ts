@@ -13,9 +13,9 @@ import {
   type NonReducibleUnknown,
   sendTo,
 } from 'xstate';
-import { type Credentials, type SessionUser, sessionMachine } from '../../machines/session.machine';
-import type { ToasterEvent } from '../../machines/toaster.machine';
-import type { ToastOptions } from '../../machines/toaster.utils';
+import { type Credentials, type SessionUser, sessionMachine } from '../../machines/session/session.machine';
+import type { ToasterEvent } from '../../machines/toast/toaster.machine';
+import type { ToastOptions } from '../../machines/toast/toaster.utils';
 import { flush } from './appHarness';
 
 interface Control {

@@ -3,8 +3,8 @@
  * themselves), and time on a simulated clock that its toasts' `now` reads too.
  */
 import { fromCallback, SimulatedClock } from 'xstate';
-import { createToasterMachine, type ToasterEvent } from '../../machines/toaster.machine';
-import type { SwipeSettings, ToasterSettings } from '../../machines/toaster.utils';
+import { createToasterMachine, type ToasterEvent } from '../../machines/toast/toaster.machine';
+import type { SwipeSettings, ToasterSettings } from '../../machines/toast/toaster.utils';
 
 export const testSwipe: SwipeSettings = { direction: 'right', thresholdPx: 50, startTouchPx: 10, startPx: 2 };
 

@@ -1,0 +1,230 @@
+/**
+ * The app machine's vocabulary: its events and context, its actors, and the few actions and guards that
+ * more than one region names. Each region (app.navigation.ts with app.recovery.ts, app.build.ts,
+ * app.errors.ts, app.freshness.ts) adds its own actions, guards and delays with `appSetup.extend`;
+ * app.machine.ts joins them. Effects are placeholders that fail loudly: src/platform/ provides the real ones,
+ * tests provide fakes.
+ */
+import { assign, fromCallback, fromPromise, type ParameterizedObject, raise, sendTo, setup } from 'xstate';
+import { placeholder } from '../../core/placeholder';
+import { parseLatestBuild, type RouteRuleTable } from '../../core/routeRules';
+import type { RouteName, RouteRecord } from '../../core/routes';
+import { colorModeMachine } from '../colorMode/colorMode.machine';
+import {
+  isUnauthorized,
+  type SessionEvent,
+  type SessionReport,
+  sessionMachine,
+} from '../session/session.machine';
+import { toasterMachine } from '../toast/toaster.machine';
+import {
+  type AddressBarUpdate,
+  type Arrival,
+  type BootPage,
+  type CommittedNavigation,
+  committed,
+  type FragmentArrival,
+  type NavigationLimits,
+  type PendingNavigation,
+  remember,
+} from './app.utils';
+import type { AppError } from './errors';
+import type { RouteGuard } from './guards';
+
+export type AppEvent =
+  /** From a link or from code: open this app path. */
+  | { type: 'nav.go'; to: string; replace?: boolean }
+  /** From the browser: the first location, or a back/forward step. */
+  | { type: 'nav.popped'; to: string }
+  /** From the browser: the tab's visibility or the connection changed (and once at start). */
+  | { type: 'page.changed'; visible: boolean; online: boolean }
+  /** From the browser: the page came back from the back/forward cache, as it was when left. */
+  | { type: 'page.restored' }
+  | SessionReport
+  | { type: 'error.raised'; error: AppError }
+  /** Raised by the navigation that put a page on screen (not an error page): it has arrived. */
+  | { type: 'page.settled' }
+  | { type: 'manifest.needed' }
+  | { type: 'manifest.settled' };
+
+/** Every delay the app machine waits for, as one object from config into its input and context. */
+export interface AppTiming {
+  /** A navigation slower than this shows the loading indicator. */
+  readonly slowNavigationMs: number;
+  /** The build manifest is fetched this long after start. */
+  readonly manifestPreloadMs: number;
+  /** How often `latest.json` is checked; failed checks double it, up to the maximum. */
+  readonly updateCheckIntervalMs: number;
+  readonly maxUpdateCheckIntervalMs: number;
+  /** Coming back to the tab checks at once, but not more often than this. */
+  readonly updateRecheckThrottleMs: number;
+}
+
+export interface AppInput extends NavigationLimits {
+  /** Ends every document title (`Sign in | campaign-web`). */
+  readonly appName: string;
+  readonly timing: AppTiming;
+  /** The id of the running build; a different id in `latest.json` means an update. */
+  readonly buildId: string;
+  readonly routes?: readonly RouteRecord[];
+  readonly globalGuards?: readonly string[];
+  readonly guards?: Readonly<Record<string, RouteGuard>>;
+  /**
+   * The page a prerendered document already shows, with the data it was built with: the app boots straight
+   * into it (settled, nothing to load) so that React can hydrate the HTML as it is.
+   */
+  readonly initial?: BootPage;
+}
+
+export interface AppContext {
+  readonly appName: string;
+  readonly limits: NavigationLimits;
+  readonly timing: AppTiming;
+  readonly routes: readonly RouteRecord[];
+  readonly globalGuards: readonly string[];
+  readonly guards: Readonly<Record<string, RouteGuard>>;
+  readonly session: 'unknown' | 'signedIn' | 'signedOut';
+  readonly pending: PendingNavigation | null;
+  readonly current: CommittedNavigation | null;
+  /**
+   * Pages left behind (oldest first, at most `limits.maxRememberedPages`), with the data they were last drawn
+   * with: Back or Forward to one shows it at once, then checks it again.
+   */
+  readonly remembered: readonly CommittedNavigation[];
+  readonly error: AppError | null;
+  readonly visitor: 'unknown' | 'human' | 'crawler';
+  readonly build: { readonly id: string; readonly latestId: string | null; readonly failedChecks: number };
+  readonly routeRules: RouteRuleTable | null;
+  /** The paths the build prerendered (from the manifest), whose data a navigation reads from `_payload.json`. */
+  readonly prerendered: readonly string[] | null;
+  readonly page: { readonly visible: boolean; readonly online: boolean };
+}
+
+export interface LoadPageInput {
+  readonly route: RouteName;
+  readonly params: Readonly<Record<string, string>>;
+  readonly fullPath: string;
+  /** The page was prerendered by this build: its data may come from `_payload.json` instead of the loader. */
+  readonly payload?: { readonly path: string; readonly buildId: string };
+}
+
+export interface LoadedPage {
+  readonly data: unknown;
+  /** The page's own title from its data (a campaign's name); the route table's title otherwise. */
+  readonly title?: string | undefined;
+  /** The data is the build's (a payload), not the loader's. */
+  readonly fromPayload?: boolean;
+}
+
+/** The page on screen, whose data is loaded again (from its loader, never a payload). */
+export interface RevalidateInput {
+  readonly route: RouteName;
+  readonly params: Readonly<Record<string, string>>;
+  readonly fullPath: string;
+}
+
+/** Where the browser is told to warm the payloads of the prerendered pages its links point to. */
+export interface PayloadPreload {
+  readonly prerendered: readonly string[];
+  readonly buildId: string;
+}
+
+/** What the reload guard says: reload now, not again so soon, or no way to remember (so never). */
+export type ReloadClaim = 'granted' | 'denied' | 'unavailable';
+
+export function pendingOf(context: AppContext): PendingNavigation {
+  if (context.pending === null) throw new Error('No navigation is pending.');
+  return context.pending;
+}
+
+const loadPagePlaceholder = fromPromise<LoadedPage, LoadPageInput>(async () => placeholder('loadPage'));
+
+/** The logic the `loadPage` actor must be provided with (src/pages/registry.ts in the browser). */
+export type AppPageLoader = typeof loadPagePlaceholder;
+
+const revalidatePagePlaceholder = fromPromise<LoadedPage, RevalidateInput>(async () =>
+  placeholder('revalidatePage'),
+);
+
+/** The logic the `revalidatePage` actor must be provided with (src/pages/registry.ts in the browser). */
+export type AppPageRevalidator = typeof revalidatePagePlaceholder;
+
+export const appSetup = setup({
+  types: {
+    context: {} as AppContext,
+    events: {} as AppEvent,
+    input: {} as AppInput,
+  },
+  actors: {
+    session: sessionMachine,
+    toaster: toasterMachine,
+    colorMode: colorModeMachine,
+    /** Reports back/forward steps, and the first location too unless the app booted on a page already. */
+    listenToHistory: fromCallback<AppEvent, { reportStart: boolean }>(() => placeholder('listenToHistory')),
+    watchPage: fromCallback<AppEvent>(() => placeholder('watchPage')),
+    loadPage: loadPagePlaceholder,
+    revalidatePage: revalidatePagePlaceholder,
+    detectCrawler: fromPromise<boolean>(async () => placeholder('detectCrawler')),
+    fetchManifest: fromPromise<unknown, { buildId: string }>(async () => placeholder('fetchManifest')),
+    fetchLatestBuild: fromPromise<unknown>(async () => placeholder('fetchLatestBuild')),
+    claimReload: fromPromise<ReloadClaim, { path: string }>(async () => placeholder('claimReload')),
+  },
+  // What several regions name; each region's own actions, guards and delays are in its file.
+  actions: {
+    updateAddressBar: (_, _params: AddressBarUpdate | null) => placeholder('updateAddressBar'),
+    showDocumentTitle: (_, _params: { title: string }) => placeholder('showDocumentTitle'),
+    arriveAtPage: (_, _params: Arrival) => placeholder('arriveAtPage'),
+    arriveAtFragment: (_, _params: FragmentArrival) => placeholder('arriveAtFragment'),
+    /** Puts what the navigation loaded (or, on failure, nothing) on screen; the page it leaves is kept. */
+    commit: assign(({ context }, params: { page: LoadedPage; failed: boolean }) => ({
+      current: committed(
+        pendingOf(context),
+        context.current,
+        params.page,
+        params.failed,
+        params.page.fromPayload ?? false,
+      ),
+      remembered: remember(
+        context.remembered,
+        context.current,
+        pendingOf(context).to,
+        context.limits.maxRememberedPages,
+      ),
+      pending: null,
+    })),
+    /**
+     * The server answered 401 to a page's data (loaded, or checked again): the session has ended. The session
+     * child is told; it signs out, says so with a toast, and reports it, so the guards run again.
+     */
+    endSession: sendTo('session', { type: 'session.expired' } satisfies SessionEvent),
+    /** The error page goes up for a failure and down for a success. */
+    announceOutcome: raise((_, params: { error: AppError | null }) =>
+      params.error
+        ? { type: 'error.raised' as const, error: params.error }
+        : { type: 'page.settled' as const },
+    ),
+  },
+  guards: {
+    /** A page's data answered 401 while the app counted on a session: it ended on the server. */
+    isSessionExpired: ({ context }, { error }: { error: unknown }) =>
+      context.session === 'signedIn' && isUnauthorized(error),
+    isNewerBuild: ({ context }, { latest }: { latest: unknown }) => {
+      const build = parseLatestBuild(latest);
+      return build !== null && build.id !== context.build.id;
+    },
+  },
+});
+
+type ParamsMap = Record<string, ParameterizedObject['params'] | undefined>;
+
+/**
+ * A region's own actions, guards and delays, typed against the app's context and events as `appSetup.extend`
+ * types them, so that the region can extend with them and app.machine.ts can join every region's.
+ */
+export function regionImplementations<
+  TActions extends ParamsMap = Record<never, never>,
+  TGuards extends ParamsMap = Record<never, never>,
+  TDelays extends string = never,
+>(implementations: Parameters<typeof appSetup.extend<TActions, TGuards, TDelays>>[0]) {
+  return implementations;
+}
