@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { apply, createRunner, KINDS, mutantsOf, triage } from './mutant-kinds.mjs';
+import { apply, createRunner, KINDS, mutantsOf, nearTests, triage } from './mutant-kinds.mjs';
 
 const root = fileURLToPath(new URL('./mutant-kinds.fixtures/', import.meta.url));
 const source = (file) => readFileSync(`${root}${file}`, 'utf8');
@@ -207,6 +207,29 @@ describe('mutant kinds: what a run does with each mutant', () => {
   });
 });
 
+describe('mutant kinds: which tests run first', () => {
+  const tests = [
+    'tests/core/routes.test.ts',
+    'tests/machines/app/app.machine.test.ts',
+    'tests/machines/colorMode/colorMode.machine.test.ts',
+    'tests/platform/colorMode.test.ts',
+    'tests/api/database/open.test.ts',
+    'tests/api/session.test.ts',
+  ];
+  it('are those in the source file’s mirror folder under tests/', () => {
+    assert.deepEqual(nearTests('machines/colorMode/colorMode.machine.ts', tests), [
+      'tests/machines/colorMode/colorMode.machine.test.ts',
+    ]);
+    assert.deepEqual(nearTests('src/platform/colorMode.ts', tests), ['tests/platform/colorMode.test.ts']);
+    assert.deepEqual(nearTests('api/sessions.ts', tests), [
+      'tests/api/database/open.test.ts',
+      'tests/api/session.test.ts',
+    ]);
+    assert.deepEqual(nearTests('api/database/open.ts', tests), ['tests/api/database/open.test.ts']);
+    assert.deepEqual(nearTests('src/pages/registry.ts', tests), []);
+  });
+});
+
 describe('mutant kinds: a test catches each kind', { timeout: 600_000 }, () => {
   let runner;
   before(async () => {
@@ -214,6 +237,34 @@ describe('mutant kinds: a test catches each kind', { timeout: 600_000 }, () => {
   });
   after(async () => {
     await runner?.close();
+  });
+
+  it('runs the nearest tests first, and the rest only for a mutant they let live', async () => {
+    const original = runner.runFiles;
+    const calls = [];
+    let first = 'Killed';
+    runner.runFiles = async (_file, _mutant, tests) => {
+      calls.push(tests);
+      return { status: calls.length === 1 ? first : 'Survived' };
+    };
+    try {
+      const tests = ['tests/machines/x/x.machine.test.ts', 'tests/platform/x.test.ts', 'tests/ui/x.test.ts'];
+      assert.deepEqual(await runner.run('machines/x/x.machine.ts', {}, tests), { status: 'Killed' });
+      assert.deepEqual(calls, [['tests/machines/x/x.machine.test.ts']]);
+      calls.length = 0;
+      first = 'Survived';
+      assert.deepEqual(await runner.run('machines/x/x.machine.ts', {}, tests), { status: 'Survived' });
+      assert.deepEqual(calls, [
+        ['tests/machines/x/x.machine.test.ts'],
+        ['tests/platform/x.test.ts', 'tests/ui/x.test.ts'],
+      ]);
+      calls.length = 0;
+      first = 'Killed';
+      assert.deepEqual(await runner.run('core/x.ts', {}, tests), { status: 'Killed' });
+      assert.deepEqual(calls, [tests]);
+    } finally {
+      runner.runFiles = original;
+    }
   });
 
   it('the fixtures pass as written', async () => {
