@@ -1,3 +1,4 @@
+import { apiBaseFrom } from '../core/apiBase';
 import type { AppTiming } from '../machines/app.machine';
 import type { SwipeDirection, ToastPosition } from '../machines/toaster.utils';
 
@@ -196,8 +197,7 @@ export interface ToastConfig {
 }
 
 function readApiBaseUrl(): string {
-  const fromEnv = import.meta.env?.VITE_API_BASE_URL;
-  return typeof fromEnv === 'string' && fromEnv.trim() !== '' ? fromEnv.trim().replace(/\/+$/, '') : '/api';
+  return apiBaseFrom(import.meta.env?.VITE_API_BASE_URL);
 }
 
 const HOUR = 60 * 60 * 1000;
