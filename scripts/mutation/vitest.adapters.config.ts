@@ -27,7 +27,7 @@ export default defineConfig({
       'tests/dependencyRules.test.ts',
       'tests/importCycles.test.ts',
       'tests/toaster.machine.test.ts',
-      'tests/staticStyles.test.ts',
+      'tests/build/staticStyles.test.ts',
       // Real processes (the server, the report commands) run the unmutated source in a child process: no mutant
       // is active there, and each run of them takes seconds.
       'tests/server.processes.test.ts',
@@ -35,7 +35,7 @@ export default defineConfig({
       // The build's artifact installed and run in a folder of its own (it needs a build), and the prerender's
       // data sources (embedded databases and API servers): no adapter code runs in either.
       'tests/server.output.test.ts',
-      'tests/prerenderData.test.ts',
+      'tests/build/prerenderData.test.ts',
     ],
     environment: 'happy-dom',
     restoreMocks: true,

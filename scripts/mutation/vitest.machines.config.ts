@@ -24,11 +24,16 @@ export default defineConfig({
       // and test the page registry, prefetch and the build, which the adapters' run mutates.
       'tests/registry.test.ts',
       'tests/prefetch.test.ts',
-      'tests/pageChunks.test.ts',
-      // Build steps that never import a machine: the artifact, link-preview tags, the prerender's data sources.
-      'tests/outputArtifact.test.ts',
-      'tests/pageMeta.test.ts',
-      'tests/prerenderData.test.ts',
+      'tests/build/pageChunks.test.ts',
+      'tests/core/pages.test.ts',
+      // Build steps that never import a machine: the artifact, link-preview tags, the prerender's data sources,
+      // the dev server's endpoints (the demo API), the icon bundle, the session preload.
+      'tests/build/outputArtifact.test.ts',
+      'tests/build/pageMeta.test.ts',
+      'tests/build/prerenderData.test.ts',
+      'tests/build/devEndpoints.test.ts',
+      'tests/build/iconBundle.test.ts',
+      'tests/build/apiPreload.test.ts',
     ],
     // The machines are pure: their tests need no DOM, and a DOM per test file costs seconds per mutant.
     // A test file that does need one says so with a `@vitest-environment` comment.
