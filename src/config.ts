@@ -42,7 +42,7 @@ export interface AppConfig {
   readonly prefetch: PrefetchConfig;
   /** When a prerendered page's app starts (build/firstPaint.ts). */
   readonly startup: StartupConfig;
-  /** Error and web-vitals reports (src/platform/eventLog.ts, reporter.ts; server/api/reports.ts). */
+  /** Error and web-vitals reports (src/platform/eventLog.ts, reporter.ts; api/reports.ts). */
   readonly reports: ReportsConfig;
 }
 
