@@ -1,6 +1,6 @@
 import pageChunkUrls from 'virtual:page-chunks';
 import { fromPromise } from 'xstate';
-import { pageFiles } from '../../core/pages';
+import { type PageRoute, pageFiles } from '../../core/pages';
 import type { LoadedPage, LoadPageInput, RevalidateInput } from '../../machines/app.machine';
 import type { RouteName } from '../../machines/routes';
 import { loadPayload } from '../platform/payload';
@@ -10,10 +10,11 @@ import type { AnyPage } from './types';
 
 /**
  * One lazily loaded chunk per route: the page table's file (core/pages.ts), under which `virtual:page-chunks`
- * gives the chunk's URL too. Each `import()` is written out because the bundler makes a chunk only of an import
- * it can read; tests/core/pages.test.ts checks that each one imports the table's file.
+ * gives the chunk's URL too, keyed by the table's routes (the compiler refuses a route missing or extra). Each
+ * `import()` is written out because the bundler makes a chunk only of an import it can read;
+ * tests/core/pages.test.ts checks that each one imports the table's file.
  */
-const pages: { readonly [route in RouteName]: () => Promise<{ default: AnyPage }> } = {
+const pages: { readonly [route in PageRoute]: () => Promise<{ default: AnyPage }> } = {
   index: () => import('./index'),
   home: () => import('./home'),
   login: () => import('./login'),
