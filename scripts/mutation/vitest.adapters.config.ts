@@ -26,6 +26,7 @@ export default defineConfig({
       'tests/mutants.*.test.ts',
       'tests/dependencyRules.test.ts',
       'tests/importCycles.test.ts',
+      'tests/docs/paths.test.ts',
       'tests/toaster.machine.test.ts',
       'tests/build/staticStyles.test.ts',
       // Real processes (the server, the report commands) run the unmutated source in a child process: no mutant

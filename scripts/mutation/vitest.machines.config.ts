@@ -18,6 +18,7 @@ export default defineConfig({
       'tests/images.test.ts',
       'tests/dependencyRules.test.ts',
       'tests/importCycles.test.ts',
+      'tests/docs/paths.test.ts',
       'tests/boot.test.ts',
       'tests/reloadGuard.test.ts',
       // These need the `virtual:page-chunks` plugin (Vitest 5 fails the whole run on a file that cannot load),
