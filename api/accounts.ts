@@ -6,6 +6,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { type Kysely, sql } from 'kysely';
+import { DISPLAY_NAME_LENGTH_MESSAGE, DISPLAY_NAME_MAX, displayNameLength } from '../core/limits.ts';
 import { limitKey } from './clientAddress.ts';
 import type { ApiConfig } from './config.ts';
 import type { Database, User } from './database/schema.ts';
@@ -16,7 +17,6 @@ import { Sessions } from './sessions.ts';
 import { accountKey, SignInLimits, TooManyAttempts } from './signInLimits.ts';
 import type { PublicUser } from './types.ts';
 
-export const DISPLAY_NAME_MAX = 60;
 /** RFC 5321's path limit; long enough for any real address, short enough to bound the work. */
 export const EMAIL_MAX = 254;
 /** Long passphrases are welcome; beyond this it is an attack on the hashing. */
@@ -129,7 +129,7 @@ export function createAccounts(options: {
     async saveProfile(token: string | undefined, rawName: unknown): Promise<User> {
       if (typeof rawName !== 'string') throw new HttpError(400, 'Display name is required and must be text.');
       if (rawName.length > DISPLAY_NAME_INPUT_MAX) {
-        throw new HttpError(400, `Display name must be between 1 and ${DISPLAY_NAME_MAX} characters.`);
+        throw new HttpError(400, DISPLAY_NAME_LENGTH_MESSAGE);
       }
       const displayName = validateDisplayName(rawName);
       // One statement: the session is checked in the same write, so a sign-out in between wins.
@@ -151,10 +151,9 @@ export function publicUser(user: User): PublicUser {
 
 function validateDisplayName(value: string): string {
   const name = value.trim();
-  // Count code points, not UTF-16 units, so emoji count as one character.
-  const length = [...name].length;
+  const length = displayNameLength(name);
   if (length < 1 || length > DISPLAY_NAME_MAX) {
-    throw new HttpError(400, `Display name must be between 1 and ${DISPLAY_NAME_MAX} characters.`);
+    throw new HttpError(400, DISPLAY_NAME_LENGTH_MESSAGE);
   }
   checkText(name, 'Display name');
   // Shown to others beside other text: a direction override would reorder what follows it, and a zero-width

@@ -134,6 +134,6 @@ export const profileUpdateBody = {
   type: 'object',
   required: ['displayName'],
   additionalProperties: false,
-  // The real limit (60 characters once trimmed) is checked after trimming; this bounds the input.
+  // The real limit (core/limits.ts, once trimmed) is checked after trimming; this bounds the input.
   properties: { displayName: { type: 'string', maxLength: 1000 } },
 } as const;

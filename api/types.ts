@@ -65,7 +65,7 @@ export interface ProfileUpdateRequest {
   displayName: string;
 }
 
-// --- Reports from the browser (POST /api/reports; server/api/reports.ts) ---
+// --- Reports from the browser (POST /api/reports; api/reports.ts) ---
 
 /** One event the app actor received, as it leaves the browser: its type and an allow-listed payload. */
 export interface ReportedEvent {

@@ -6,12 +6,7 @@
  * strict CSP needs no exception for it.
  */
 import type { Plugin } from 'vite';
-
-/** The same rule as `readApiBaseUrl` in src/config.ts, applied to the build's environment. */
-export function apiBaseFrom(env: Record<string, string | undefined>): string {
-  const fromEnv = env.VITE_API_BASE_URL?.trim();
-  return fromEnv ? fromEnv.replace(/\/+$/, '') : '/api';
-}
+import { apiBaseFrom, DEFAULT_API_BASE } from '../core/apiBase.ts';
 
 export function sessionPreloadTag(apiBase: string) {
   return {
@@ -22,11 +17,12 @@ export function sessionPreloadTag(apiBase: string) {
 }
 
 export function apiPreload(): Plugin {
-  let apiBase = '/api';
+  let apiBase = DEFAULT_API_BASE;
   return {
     name: 'campaign-web:api-preload',
     configResolved(resolved) {
-      apiBase = apiBaseFrom(resolved.env);
+      // The client's own rule (src/config.ts reads the same variable through it), on the build's environment.
+      apiBase = apiBaseFrom(resolved.env.VITE_API_BASE_URL);
     },
     transformIndexHtml: () => [sessionPreloadTag(apiBase)],
   };

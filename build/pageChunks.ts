@@ -11,23 +11,16 @@
  * In `vite dev`, and in the prerender step's server-side render (which never retries), a page's source URL
  * serves the same purpose.
  *
- * The pages are those src/pages/registry.ts imports dynamically (`import('./name')`), read from its source, so
- * the list has one home.
+ * The pages are the page table's (core/pages.ts), which src/pages/registry.ts imports lazily, one per route.
  */
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import MagicString from 'magic-string';
 import type { Plugin } from 'vite';
+import { pageFiles } from '../core/pages.ts';
 
 const PUBLIC_ID = 'virtual:page-chunks';
 const RESOLVED_ID = `\0${PUBLIC_ID}`;
 const MARKER = '__campaign_web_page_chunk__';
-
-/** The page files a registry's source imports dynamically: `import('./campaign')` gives `campaign`. */
-export function dynamicPagesOf(registrySource: string): string[] {
-  const names = [...registrySource.matchAll(/import\(\s*'\.\/([\w-]+)'\s*\)/g)].map((match) => match[1]);
-  return [...new Set(names as string[])];
-}
 
 export function pageChunks(options: { readonly pagesDir?: string } = {}): Plugin {
   let root = process.cwd();
@@ -46,9 +39,7 @@ export function pageChunks(options: { readonly pagesDir?: string } = {}): Plugin
     },
     load(id, loadOptions) {
       if (id !== RESOLVED_ID) return undefined;
-      const registry = resolve(pagesDir(), 'registry.ts');
-      this.addWatchFile(registry);
-      const entries = dynamicPagesOf(readFileSync(registry, 'utf8')).map((name) => {
+      const entries = Object.values(pageFiles).map((name) => {
         const url =
           isBuild && !loadOptions?.ssr
             ? `${MARKER}${name}__`

@@ -22,6 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { createServer as createViteServer, loadEnv, type Plugin } from 'vite';
 import type { CampaignListResponse } from '../api/types.ts';
 import { FORM_PLACEHOLDERS, FORM_TEMPLATE_DIR } from '../core/formState.ts';
+import { pageFileOf } from '../core/pages.ts';
 import {
   INLINE_PAYLOAD_ID,
   type PagePayload,
@@ -124,15 +125,16 @@ interface ViteManifestChunk {
   readonly imports?: readonly string[];
 }
 
-/** The page's chunk and its static imports, minus what the entry already loads. */
 /** The mode a route forces, if any (see `RouteRecord.colorMode`). */
 function forcedColorModeOf(route: string): 'light' | 'dark' | undefined {
   return routes.find((record) => record.name === route)?.colorMode;
 }
 
+/** The page's chunk (core/pages.ts names its file) and its static imports, minus what the entry already loads. */
 function chunkFiles(manifest: Record<string, ViteManifestChunk>, route: string): string[] {
-  const key = Object.keys(manifest).find((name) => name.endsWith(`src/pages/${pageFileOf(route)}.tsx`));
-  if (!key) return [];
+  const file = pageFileOf(route);
+  const key = Object.keys(manifest).find((name) => name.endsWith(`src/pages/${file}.tsx`));
+  if (!file || !key) return [];
   const entry = Object.keys(manifest).find((name) => (manifest[name] as { isEntry?: boolean }).isEntry);
   const closure = (start: string, seen = new Set<string>()) => {
     if (seen.has(start)) return seen;
@@ -142,11 +144,6 @@ function chunkFiles(manifest: Record<string, ViteManifestChunk>, route: string):
   };
   const loaded = entry ? closure(entry) : new Set<string>();
   return [...closure(key)].filter((name) => !loaded.has(name)).map((name) => manifest[name]?.file ?? '');
-}
-
-/** The file under src/pages/ of each route (src/pages/registry.ts imports the same). */
-function pageFileOf(route: string): string {
-  return route === 'campaignComponentsInfo' ? 'componentsInfo' : route;
 }
 
 export interface PrerenderOptions {

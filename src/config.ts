@@ -1,3 +1,4 @@
+import { apiBaseFrom } from '../core/apiBase';
 import type { AppTiming } from '../machines/app/app.machine';
 import type { SwipeDirection, ToastPosition } from '../machines/toast/toaster.utils';
 
@@ -41,7 +42,7 @@ export interface AppConfig {
   readonly prefetch: PrefetchConfig;
   /** When a prerendered page's app starts (build/firstPaint.ts). */
   readonly startup: StartupConfig;
-  /** Error and web-vitals reports (src/platform/eventLog.ts, reporter.ts; server/api/reports.ts). */
+  /** Error and web-vitals reports (src/platform/eventLog.ts, reporter.ts; api/reports.ts). */
   readonly reports: ReportsConfig;
 }
 
@@ -196,8 +197,7 @@ export interface ToastConfig {
 }
 
 function readApiBaseUrl(): string {
-  const fromEnv = import.meta.env?.VITE_API_BASE_URL;
-  return typeof fromEnv === 'string' && fromEnv.trim() !== '' ? fromEnv.trim().replace(/\/+$/, '') : '/api';
+  return apiBaseFrom(import.meta.env?.VITE_API_BASE_URL);
 }
 
 const HOUR = 60 * 60 * 1000;

@@ -49,7 +49,7 @@ export interface RateLimitsTable {
   expire: ColumnType<string | number | null, number | null, number | null>;
 }
 
-/** Reports from the browser (server/api/reports.ts); `body` is the whole ReportBody as JSON. */
+/** Reports from the browser (api/reports.ts); `body` is the whole ReportBody as JSON. */
 export interface ReportsTable {
   id: string;
   receivedAt: ColumnType<Date, Date | undefined, never>;

@@ -1,6 +1,6 @@
 // What each route's first load downloads before its page can show, read from Vite's build manifest: the
 // entry with everything it imports statically, plus the route's page chunk with its static imports. Shared by
-// the size-budget test (tests/size-budget.test.ts) and `npm run bench`.
+// the size-budget test (scripts/ci/size-budget.test.mjs) and `npm run bench`.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';

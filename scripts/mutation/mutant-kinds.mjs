@@ -491,9 +491,9 @@ export async function createRunner({ root = process.cwd(), config, timeoutMs = 3
 }
 
 /**
- * The test files of `tests` in the source file's mirror folder: `machines/colorMode/x.ts` → `tests/machines/colorMode/`,
- * `src/platform/x.ts` → `tests/platform/` (src/ has no folder of its own under tests/), `api/database/x.ts` →
- * `tests/api/database/` and below.
+ * The test files of `tests` in the source file's mirror folder: `machines/colorMode/colorMode.machine.ts` →
+ * `tests/machines/colorMode/`, `src/platform/api.ts` → `tests/platform/` (src/ has no folder of its own under
+ * tests/), `api/database/open.ts` → `tests/api/database/` and below.
  */
 export function nearTests(file, tests) {
   const folder = file

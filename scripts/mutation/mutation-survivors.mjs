@@ -69,7 +69,7 @@ export const bySite = (a, b) =>
   a.mutator.localeCompare(b.mutator) ||
   a.replacement.localeCompare(b.replacement);
 
-/** The source file a reasons file speaks for: its path, `.ts` for `.json` (`src/platform/api.json`: `src/platform/api.ts`). */
+/** The source file a reasons file speaks for: its path under survivors/, `.ts` for `.json` (`survivors/src/platform/api.json`: `src/platform/api.ts`). */
 export function sourceOfReasons(name) {
   return name.replace(/\.json$/, '.ts');
 }

@@ -21,6 +21,7 @@ export default defineConfig({
       'tests/machines/**',
       'tests/core/**',
       'tests/house/**',
+      'tests/docs/**',
       'tests/build/staticStyles*.test.ts',
       // Real processes (the server, the report commands) run the unmutated source in a child process: no mutant
       // is active there, and each run of them takes seconds.

@@ -7,9 +7,9 @@ import { defineConfig } from 'vitest/config';
  * which every test file gets back at the seed data. Stryker runs a mutant's tests in a new worker, so a mutant
  * pays for one database, loaded from a migrated dump, instead of one per file created from nothing (initdb in
  * WebAssembly: 5 to 12 s apiece here, which made a run of the API's 1,500 mutants take days).
- * Left out: the server's tests (tests/server/), which reach the API only through the whole server and open a
- * database in a folder of their own; and real processes (tests/server/, tests/scripts/reports/reports.cli.test.ts),
- * where no mutant is active.
+ * Left out: the server's tests (tests/server/) and the dev server's (tests/build/devEndpoints.test.ts), which reach
+ * the API only through the whole server and open a database in a folder of their own; and real processes
+ * (tests/server/, tests/scripts/reports/reports.cli.test.ts), where no mutant is active.
  */
 export default defineConfig({
   // The repository's root, not this folder: the tests' paths, and the names Stryker's results keep them under.

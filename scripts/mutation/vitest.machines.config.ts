@@ -15,14 +15,17 @@ export default defineConfig({
       'tests/server/**',
       'tests/api/**',
       'tests/house/**',
+      'tests/docs/**',
       'tests/platform/{api,api.timeout,icons,icons.loader,iconSvg,images,boot,reloadGuard}.test.ts',
       // These need the `virtual:page-chunks` plugin (Vitest 5 fails the whole run on a file that cannot load),
       // and test the page registry, prefetch and the build, which the adapters' run mutates.
       'tests/pages/registry.test.ts',
       'tests/platform/prefetch.test.ts',
       'tests/build/pageChunks*.test.ts',
-      // Build steps that never import a machine: the artifact, link-preview tags, the prerender's data sources.
-      'tests/build/{outputArtifact,pageMeta,prerenderData}*.test.ts',
+      'tests/core/pages.test.ts',
+      // Build steps that never import a machine: the artifact, link-preview tags, the prerender's data sources,
+      // the dev server's endpoints (the demo API), the icon bundle, the session preload.
+      'tests/build/{outputArtifact,pageMeta,prerenderData,devEndpoints,iconBundle,apiPreload}*.test.ts',
     ],
     // The machines are pure: their tests need no DOM, and a DOM per test file costs seconds per mutant.
     // A test file that does need one says so with a `@vitest-environment` comment.

@@ -1,6 +1,6 @@
 /**
  * Where `npm run reports` and `npm run replay` read reports: the database the server uses (DATA_DIR's PGlite
- * folder or DATABASE_URL, as server/api/config.ts reads them), or, with REPORTS_URL and REPORTS_TOKEN, the
+ * folder or DATABASE_URL, as api/config.ts reads them), or, with REPORTS_URL and REPORTS_TOKEN, the
  * running server's GET /api/reports (the way in while a server holds the embedded database's lock).
  */
 import { readApiConfig } from '../../api/config.ts';

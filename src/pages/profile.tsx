@@ -1,4 +1,5 @@
 import { type FormEvent, useState } from 'react';
+import { DISPLAY_NAME_LENGTH_MESSAGE, DISPLAY_NAME_MAX, displayNameLength } from '../../core/limits';
 import { css } from '../../styled-system/css';
 import { button } from '../../styled-system/recipes';
 import { afterInput } from '../platform/tasks';
@@ -10,8 +11,6 @@ import { PageHeader } from '../ui/PageHeader';
 import { SignOutForm } from '../ui/SignOutForm';
 import { stack } from '../ui/styles';
 import type { AnyPage, PageDefinition } from './types';
-
-const MAX_NAME = 60;
 
 const settingsWidth = css({ maxW: '2xl' });
 
@@ -29,8 +28,9 @@ function ProfilePage() {
   function save(event: FormEvent) {
     event.preventDefault();
     const trimmed = displayName.trim();
-    if (trimmed.length === 0 || Array.from(trimmed).length > MAX_NAME) {
-      setError(`Display name must be between 1 and ${MAX_NAME} characters.`);
+    const length = displayNameLength(trimmed);
+    if (length < 1 || length > DISPLAY_NAME_MAX) {
+      setError(DISPLAY_NAME_LENGTH_MESSAGE);
       return;
     }
     setError(null);
@@ -59,11 +59,11 @@ function ProfilePage() {
             label="Display name"
             name="displayName"
             autoComplete="nickname"
-            maxLength={MAX_NAME * 2}
+            maxLength={DISPLAY_NAME_MAX * 2}
             value={displayName}
             onChange={(event) => setDisplayName(event.target.value)}
             error={error ?? serverError}
-            hint={`Up to ${MAX_NAME} characters.`}
+            hint={`Up to ${DISPLAY_NAME_MAX} characters.`}
           />
           <div className={css({ display: 'flex', gap: '3', alignItems: 'center', flexWrap: 'wrap' })}>
             <button type="submit" className={button()} disabled={saving}>

@@ -1,5 +1,6 @@
 import pageChunkUrls from 'virtual:page-chunks';
 import { fromPromise } from 'xstate';
+import { type PageRoute, pageFiles } from '../../core/pages';
 import type { RouteName } from '../../core/routes';
 import type { LoadedPage, LoadPageInput, RevalidateInput } from '../../machines/app/app.machine';
 import { loadPayload } from '../platform/payload';
@@ -8,16 +9,18 @@ import { afterPaint } from '../platform/tasks';
 import type { AnyPage } from './types';
 
 /**
- * One lazily loaded chunk per route, and the page's file name, under which `virtual:page-chunks` gives the
- * chunk's URL (build/pageChunks.ts reads the list of pages from the dynamic imports in this table).
+ * One lazily loaded chunk per route: the page table's file (core/pages.ts), under which `virtual:page-chunks`
+ * gives the chunk's URL too, keyed by the table's routes (the compiler refuses a route missing or extra). Each
+ * `import()` is written out because the bundler makes a chunk only of an import it can read;
+ * tests/core/pages.test.ts checks that each one imports the table's file.
  */
-const pages: Readonly<Record<RouteName, { file: string; load: () => Promise<{ default: AnyPage }> }>> = {
-  index: { file: 'index', load: () => import('./index') },
-  home: { file: 'home', load: () => import('./home') },
-  login: { file: 'login', load: () => import('./login') },
-  campaign: { file: 'campaign', load: () => import('./campaign') },
-  profile: { file: 'profile', load: () => import('./profile') },
-  campaignComponentsInfo: { file: 'componentsInfo', load: () => import('./componentsInfo') },
+const pages: { readonly [route in PageRoute]: () => Promise<{ default: AnyPage }> } = {
+  index: () => import('./index'),
+  home: () => import('./home'),
+  login: () => import('./login'),
+  campaign: () => import('./campaign'),
+  profile: () => import('./profile'),
+  campaignComponentsInfo: () => import('./componentsInfo'),
 };
 
 const loaded = new Map<RouteName, AnyPage>();
@@ -33,9 +36,8 @@ const failedImports = new Map<RouteName, number>();
  */
 function importRoute(route: RouteName): Promise<{ default: AnyPage }> {
   const failures = failedImports.get(route) ?? 0;
-  const page = pages[route];
-  const url = pageChunkUrls[page.file];
-  if (failures === 0 || url === undefined) return page.load();
+  const url = pageChunkUrls[pageFiles[route]];
+  if (failures === 0 || url === undefined) return pages[route]();
   return import(/* @vite-ignore */ `${url}?retry=${failures}`);
 }
 

@@ -19,8 +19,10 @@ let pending: (() => void) | null = null;
 
 /**
  * The view has drawn what the machine committed last (src/ui/appActor.ts calls this from a layout effect, or
- * at once when there is nothing new to draw). React renders a navigation as a transition, in tasks after the
- * machine's step, so arrival cannot follow the step by a fixed delay: it follows the render.
+ * at once when there is nothing new to draw). When that is depends on the change, not on the machine's step:
+ * a new page is drawn at once in the task that committed it (`flushSync`, no transition), or inside a view
+ * transition once the browser has captured the old page; other changes React renders in a task of its own
+ * after the step. So arrival cannot follow the step by a fixed delay: it follows the render.
  */
 export function pageRendered(): void {
   pending?.();

@@ -1,6 +1,5 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { apiBaseFrom, sessionPreloadTag } from '../../build/apiPreload';
 import { importPage, loadPage } from '../../src/pages/registry';
 import {
   type BuildPayloads,
@@ -293,19 +292,6 @@ describe('which data a prefetch warms: the payload of a prerendered page, the AP
     });
     expect(loaded.data).toEqual({ id: 9, title: 'After the build' });
     expect(urlsOf(fetchSpy)).toEqual(['/api/campaigns/9']);
-  });
-});
-
-describe('the session preload in index.html', () => {
-  it('asks for the API base the client uses, with the credentials mode of its fetch', () => {
-    expect(apiBaseFrom({})).toBe('/api');
-    expect(apiBaseFrom({ VITE_API_BASE_URL: ' https://api.example/v1/ ' })).toBe('https://api.example/v1');
-    expect(sessionPreloadTag('/api').attrs).toEqual({
-      rel: 'preload',
-      href: '/api/session',
-      as: 'fetch',
-      crossorigin: 'anonymous',
-    });
   });
 });
 

@@ -1,5 +1,5 @@
 /**
- * Replays a report's events (server/types.ts ReportBody) through the app machine in Node, with the inert
+ * Replays a report's events (api/types.ts ReportBody) through the app machine in Node, with the inert
  * effects of the path tests (./appHarness.ts) and their effect recorder (./effects.ts): what the browser's
  * effects answered is in the events themselves (`xstate.done.actor.*`, `xstate.error.actor.*`), and its
  * timers fire on a SimulatedClock when their `xstate.after.*` event comes, as in the frozen path tests.

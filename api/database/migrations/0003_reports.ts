@@ -3,7 +3,7 @@ import { type Kysely, sql } from 'kysely';
 // biome-ignore lint/suspicious/noExplicitAny: Kysely's documented type for migrations (see 0001_initial.ts).
 type AnyDb = Kysely<any>;
 
-/** Error and web-vitals reports from the browser (server/api/reports.ts). No address, no cookie, no user. */
+/** Error and web-vitals reports from the browser (api/reports.ts). No address, no cookie, no user. */
 export async function up(db: AnyDb): Promise<void> {
   await db.schema
     .createTable('reports')

@@ -1,7 +1,7 @@
 // @vitest-environment node
 /** The canonical link and link-preview tags of a prerendered page (build/pageMeta.ts). */
 import { describe, expect, it } from 'vitest';
-import { pageMetaTags, withPageMeta } from '../build/pageMeta';
+import { pageMetaTags, withPageMeta } from '../../build/pageMeta';
 
 const DOCUMENT =
   '<!doctype html><html><head><meta name="description" content="Raised beds &#38; a tool shed &#34;for all&#34;" />' +

@@ -7,9 +7,9 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { redirectsFile, robotsTxt, sitemapXml, writeCrawlerFiles } from '../build/crawlerFiles';
-import { originFrom } from '../build/siteOrigin';
-import { routeRules } from '../core/routeRules';
+import { redirectsFile, robotsTxt, sitemapXml, writeCrawlerFiles } from '../../build/crawlerFiles';
+import { originFrom } from '../../build/siteOrigin';
+import { routeRules } from '../../core/routeRules';
 
 const PRERENDERED = ['/', '/campaign/1', '/campaign/2', '/campaign/components/info', '/login'];
 

@@ -7,11 +7,11 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiApp } from '../api/app';
-import { testApiConfig } from '../api/config';
-import { type OpenDatabase, openDatabase } from '../api/database/open';
-import { prerenderSource, startBuildApi, withBuildApi } from '../build/prerenderData';
-import { backends, freshPostgresDatabase, openTestDatabase, WITH_DEMO_DATA } from './support/apiHarness';
+import { createApiApp } from '../../api/app';
+import { testApiConfig } from '../../api/config';
+import { type OpenDatabase, openDatabase } from '../../api/database/open';
+import { prerenderSource, startBuildApi, withBuildApi } from '../../build/prerenderData';
+import { backends, freshPostgresDatabase, openTestDatabase, WITH_DEMO_DATA } from '../support/apiHarness';
 
 const RENAMED = 'Renamed in the deployment';
 

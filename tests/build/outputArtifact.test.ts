@@ -15,8 +15,8 @@ import {
   runtimeLockfile,
   runtimeManifest,
   writeOutput,
-} from '../build/outputArtifact';
-import { serverLayout } from '../server/layout';
+} from '../../build/outputArtifact';
+import { serverLayout } from '../../server/layout';
 
 const MANIFEST = {
   name: 'shop',

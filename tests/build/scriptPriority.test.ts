@@ -1,7 +1,7 @@
 // @vitest-environment node
 // build/scriptPriority.ts: the JavaScript of a page that is already rendered waits behind its CSS and images.
 import { describe, expect, it } from 'vitest';
-import { lowerScriptPriority, scriptPriority } from '../build/scriptPriority';
+import { lowerScriptPriority, scriptPriority } from '../../build/scriptPriority';
 
 describe('lowerScriptPriority', () => {
   it('lowers the entry module script and every modulepreload', () => {

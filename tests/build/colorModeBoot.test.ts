@@ -1,8 +1,8 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { colorModeBootScript, forcedRules, patternSource } from '../build/colorModeBoot';
-import { findRoute, type RouteRecord, routes } from '../core/routes';
-import { config } from '../src/config';
+import { colorModeBootScript, forcedRules, patternSource } from '../../build/colorModeBoot';
+import { findRoute, type RouteRecord, routes } from '../../core/routes';
+import { config } from '../../src/config';
 
 describe('colour-mode boot script', () => {
   it('lists the forced routes of the route table', () => {

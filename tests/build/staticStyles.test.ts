@@ -4,10 +4,10 @@
 import path from 'node:path';
 import { parseAst } from 'vite';
 import { describe, expect, it, vi } from 'vitest';
-import { foldStaticStyles, loadRuntimeFromDisk, staticStyles, staticValue } from '../build/staticStyles';
-import { css } from '../styled-system/css';
-import { grid } from '../styled-system/patterns';
-import { button, toast } from '../styled-system/recipes';
+import { foldStaticStyles, loadRuntimeFromDisk, staticStyles, staticValue } from '../../build/staticStyles';
+import { css } from '../../styled-system/css';
+import { grid } from '../../styled-system/patterns';
+import { button, toast } from '../../styled-system/recipes';
 
 /** A module in src/ui/, so that `../../styled-system/...` is this project's generated runtime. */
 const file = path.resolve('src/ui/Example.tsx');
