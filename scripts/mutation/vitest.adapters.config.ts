@@ -34,7 +34,7 @@ export default defineConfig({
       'tests/reports.cli.test.ts',
       // The build's artifact installed and run in a folder of its own (it needs a build), and the prerender's
       // data sources (embedded databases and API servers): no adapter code runs in either.
-      'tests/server.output.test.ts',
+      'tests/server/output.test.ts',
       'tests/prerenderData.test.ts',
     ],
     environment: 'happy-dom',

@@ -7,8 +7,8 @@ import { defineConfig } from 'vitest/config';
  * which every test file gets back at the seed data. Stryker runs a mutant's tests in a new worker, so a mutant
  * pays for one database, loaded from a migrated dump, instead of one per file created from nothing (initdb in
  * WebAssembly: 5 to 12 s apiece here, which made a run of the API's 1,500 mutants take days).
- * Left out: the server's tests (tests/server.app, metrics, icons, images, plugin), which reach the API only
- * through the whole server and open a database in a folder of their own; and real processes
+ * Left out: the server's tests (tests/server/, and the dev server's in tests/build/devEndpoints), which reach the
+ * API only through the whole server and open a database in a folder of their own; and real processes
  * (tests/server.processes, tests/reports.cli), where no mutant is active.
  */
 export default defineConfig({

@@ -13,6 +13,9 @@ export default defineConfig({
     exclude: [
       ...configDefaults.exclude,
       'tests/server.*.test.ts',
+      'tests/server/**',
+      'tests/build/devEndpoints.test.ts',
+      'tests/build/iconBundle.test.ts',
       'tests/api*.test.ts',
       'tests/icon*.test.ts',
       'tests/images.test.ts',

@@ -9,11 +9,12 @@ import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { testApiConfig } from '../api/config';
-import type { OpenDatabase } from '../api/database/open';
-import { buildServer, type ServerOptions, SHED_RETRY_AFTER_SECONDS } from '../server/app';
-import { useTestDatabase } from './support/apiHarness';
-import { fakeBuild } from './support/fakeBuild';
+import { testApiConfig } from '../../api/config';
+import type { OpenDatabase } from '../../api/database/open';
+import { buildServer, type ServerOptions } from '../../server/app';
+import { SHED_RETRY_AFTER_SECONDS } from '../../server/plugins/loadShedding';
+import { useTestDatabase } from '../support/apiHarness';
+import { fakeBuild } from '../support/fakeBuild';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 

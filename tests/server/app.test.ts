@@ -11,17 +11,18 @@ import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { precompress } from '../build/precompress';
-import { TRANSITION_FREEZE_CSS } from '../machines/colorModeFreeze';
-import { buildServer, pathSegments } from '../server/app';
-import { hashesOfHtml } from '../server/inlineHashes';
+import { precompress } from '../../build/precompress';
+import { TRANSITION_FREEZE_CSS } from '../../machines/colorModeFreeze';
+import { buildServer } from '../../server/app';
+import { hashesOfHtml } from '../../server/plugins/inlineHashes';
 import {
   contentSecurityPolicy,
   headersFile,
   ICON_FALLBACK_URL,
   securityHeaders,
-} from '../server/securityHeaders';
-import { config } from '../src/config';
+} from '../../server/plugins/securityHeaders';
+import { pathSegments } from '../../server/routes/site';
+import { config } from '../../src/config';
 
 const BOOT = "document.documentElement.classList.add('light')";
 const INDEX = `<!doctype html><html><head><script>${BOOT}</script><script type="module" src="/assets/index-abc.js"></script></head><body><div id="root"></div></body></html>`;

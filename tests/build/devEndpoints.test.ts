@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { PreviewServer, ViteDevServer } from 'vite';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { demoApi, stopDemoApi } from '../build/devEndpoints';
-import type { Middleware } from '../server/http';
+import { demoApi, stopDemoApi } from '../../build/devEndpoints';
+import type { Middleware } from '../../server/http';
 
 describe('demoApi() Vite plugin', { timeout: 120_000 }, () => {
   let dataDir = '';

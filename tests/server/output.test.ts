@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from './support/apiHarness';
+import { freePort } from '../support/apiHarness';
 
 const run = promisify(execFile);
 const ROOT = process.cwd();
