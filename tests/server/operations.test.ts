@@ -135,6 +135,33 @@ describe('the edge of the server', () => {
     });
   });
 
+  // The plugins that refuse a request (server/plugins/) answer before any route is reached: the other plugins'
+  // hooks, which log the request, name it and set the headers, must run for it all the same.
+  describe('a request refused before any route', () => {
+    let app: FastifyInstance;
+    beforeAll(async () => {
+      app = await server({ publicOrigin: 'https://campaigns.example' });
+    }, 60_000);
+    afterAll(() => app?.close());
+
+    it('is logged with its id, echoes the id and carries the security headers (a 421 for another Host)', async () => {
+      const response = await app.inject({
+        url: '/',
+        headers: { host: 'evil.example', 'x-request-id': 'refused-1' },
+      });
+      expect(response.statusCode).toBe(421);
+      expect(response.headers['x-request-id']).toBe('refused-1');
+      expect(response.headers['content-security-policy']).toMatch(/^default-src 'self'/);
+      expect(response.headers['x-content-type-options']).toBe('nosniff');
+      expect(response.headers['cache-control']).toBe('no-store');
+      expect(logged().find((entry) => entry.msg === 'request')).toMatchObject({
+        reqId: 'refused-1',
+        status: 421,
+        path: '/',
+      });
+    });
+  });
+
   describe('load shedding', () => {
     let app: FastifyInstance;
     beforeAll(async () => {
