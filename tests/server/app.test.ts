@@ -378,7 +378,7 @@ describe('security headers', () => {
       ]) {
         expect(response.headers[name], `${kind}: ${name}`).toBe(expected[name]);
       }
-      // Every answer names its request for the logs (server/requestId.ts), a refused one too.
+      // Every answer names its request for the logs (server/plugins/requestId.ts), a refused one too.
       expect(response.headers['x-request-id'], kind).toMatch(/^[0-9a-f-]{36}$/);
       expect(response.headers['content-security-policy'], kind).toMatch(
         /^default-src 'self'; script-src 'self' 'sha256-/,

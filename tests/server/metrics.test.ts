@@ -1,6 +1,6 @@
 // @vitest-environment node
 /**
- * The server's Prometheus metrics (server/metrics.ts): off unless configured, invisible without the token,
+ * The server's Prometheus metrics (server/plugins/metrics.ts): off unless configured, invisible without the token,
  * labelled by route pattern (never by URL), fed by the routes they count.
  */
 import { randomBytes } from 'node:crypto';

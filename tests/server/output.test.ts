@@ -154,8 +154,8 @@ describe('the production artifact (.output), installed and started outside the c
     for (const file of (await readdir(serverDir)).filter((name) => name.endsWith('.mjs'))) {
       for (const name of bareImports(await readFile(path.join(serverDir, file), 'utf8'))) imported.add(name);
     }
-    // Read at run time by name rather than imported: the icon collection (server/icons.ts resolves
-    // `@iconify-json/{prefix}`). sharp, ipx's image library, is imported by the server too (server/images.ts sets
+    // Read at run time by name rather than imported: the icon collection (server/routes/icons.ts resolves
+    // `@iconify-json/{prefix}`). sharp, ipx's image library, is imported by the server too (server/routes/images.ts sets
     // its threads) and must be there whether or not it is.
     const resolvedAtRunTime = ['@iconify-json/lucide', 'sharp'];
     expect(Object.keys(manifest.dependencies).sort()).toEqual(
