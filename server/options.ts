@@ -48,7 +48,10 @@ export interface ServerOptions {
   database?: OpenDatabase;
   /** Load shedding (MAX_EVENT_LOOP_DELAY_MS, server/plugins/loadShedding.ts); off when omitted or 0. */
   loadShedding?: LoadShedding;
-  /** Per-address limits on /api/* and on new image variants (server/plugins/rateLimit.ts); the defaults when omitted. */
+  /**
+   * Per-address limits on /api/* and on new image variants (server/plugins/rateLimit.ts); the defaults when
+   * omitted.
+   */
   rateLimits?: RateLimits;
 }
 

@@ -46,7 +46,7 @@ export interface Limiters {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** The per-address limiters; the image route asks `imageVariants` before a render (server/routes/images.ts). */
+    /** The per-address limiters; the image route asks `imageVariants` before a render (routes/images.ts). */
     rateLimiters: Limiters;
   }
 }
