@@ -7,7 +7,7 @@
  * prerendered `/login` again, with the message in its alert region and the email filled in, and the status that
  * says what happened (400, 401, 403, 415, 429 with Retry-After).
  *
- * Registered at the root (no prefix) by the production server (server/demoApiAdapter.ts) and by the API app
+ * Registered at the root (no prefix) by the production server (server/routes/api.ts) and by the API app
  * that `vite dev` and `vite preview` route these paths into (api/app.ts, build/devEndpoints.ts).
  */
 import fastifyCookie from '@fastify/cookie';

@@ -6,8 +6,8 @@ import { createApiApp } from '../api/app.ts';
 import { FORM_PATHS } from '../api/forms.ts';
 import { FORM_TEMPLATE_DIR } from '../core/formState.ts';
 import type { Middleware } from '../server/http.ts';
-import { createIconMiddleware } from '../server/icons.ts';
-import { createImageMiddleware } from '../server/images.ts';
+import { createIconMiddleware } from '../server/routes/icons.ts';
+import { createImageMiddleware } from '../server/routes/images.ts';
 
 function apiPathname(url: string | undefined): string | undefined {
   try {
@@ -106,8 +106,8 @@ export function demoApi(): Plugin {
 }
 
 /**
- * Serves the icon endpoint (`/api/_nuxt_icon/*`, server/icons.ts) and the image optimiser (`/_ipx/*`,
- * server/images.ts) from both `vite` (dev) and `vite preview`.
+ * Serves the icon endpoint (`/api/_nuxt_icon/*`, server/routes/icons.ts) and the image optimiser (`/_ipx/*`,
+ * server/routes/images.ts) from both `vite` (dev) and `vite preview`.
  */
 export function assetEndpoints(): Plugin {
   let middlewares: Middleware[] | undefined;

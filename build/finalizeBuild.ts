@@ -1,7 +1,7 @@
 /**
  * The last step of `npm run build`, after everything that writes HTML into `dist/` (so prerendered pages are
  * covered): moves the source maps out of `dist/`, writes what crawlers and static hosts read (robots.txt,
- * sitemap.xml, _redirects, 404.html: build/crawlerFiles.ts), `dist/_headers` from server/securityHeaders.ts with
+ * sitemap.xml, _redirects, 404.html: build/crawlerFiles.ts), `dist/_headers` from server/plugins/securityHeaders.ts with
  * the CSP hashes of every HTML file, precompresses every text file, and assembles the production artifact in
  * `.output/` (build/outputArtifact.ts). Built to dist-server/finalize.mjs.
  *
@@ -11,13 +11,13 @@ import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadEnv } from 'vite';
-import { hashesOfBuild } from '../server/inlineHashes.ts';
+import { hashesOfBuild } from '../server/plugins/inlineHashes.ts';
 import {
   BUILD_ENV_FILE,
   headersFile,
   ICON_FALLBACK_URL,
   securityHeaders,
-} from '../server/securityHeaders.ts';
+} from '../server/plugins/securityHeaders.ts';
 import { writeCrawlerFiles } from './crawlerFiles.ts';
 import { writeOutput } from './outputArtifact.ts';
 import { precompress } from './precompress.ts';

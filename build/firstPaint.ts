@@ -8,7 +8,7 @@
  *    scanner makes;
  *  - the stylesheet is inlined as a `<style>` (7 kB gzip in all: a stylesheet of only what the page's first
  *    frame uses would be 5.4 to 5.8 kB, with the rest still to load before a client navigation could use it,
- *    for 2 kB less HTML); the server allows it by its hash like every inline script (server/inlineHashes.ts);
+ *    for 2 kB less HTML); the server allows it by its hash like every inline script (server/plugins/inlineHashes.ts);
  *  - the app's scripts, their `modulepreload`s and the session preload wait in a `<template>` that a small
  *    inline script puts into `<head>` once the first paint is on screen and the hero has arrived (at most
  *    `config.startup.heroWaitMs` after the HTML, for a hero that does not come). The page reads and its links

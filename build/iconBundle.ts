@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { IconifyJSON } from '@iconify/types';
 import { getIconData, getIcons, iconToSVG } from '@iconify/utils';
 import type { Plugin } from 'vite';
-import { loadCollection } from '../server/icons.ts';
+import { loadCollection } from '../server/routes/icons.ts';
 import { parseIconBody } from '../src/platform/iconSvg.ts';
 
 /**

@@ -1,5 +1,5 @@
 /**
- * The app under the production server's Content-Security-Policy (server/securityHeaders.ts): every route,
+ * The app under the production server's Content-Security-Policy (server/plugins/securityHeaders.ts): every route,
  * every error view, the gallery, toasts, tooltips, colour-mode switching and the update notice run with zero
  * `securitypolicyviolation` events and no CSP console errors.
  */

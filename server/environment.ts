@@ -5,7 +5,7 @@
  */
 import { API_ENVIRONMENT } from '../api/config.ts';
 import { oneOf, readEnvironment, secret, text, type Values, whole } from '../api/environment.ts';
-import { RATE_LIMIT_DEFAULTS } from './rateLimit.ts';
+import { RATE_LIMIT_DEFAULTS } from './plugins/rateLimit.ts';
 
 export const SERVER_ENVIRONMENT = {
   PORT: whole('the port the site listens on', 4173, { min: 1, max: 65_535 }),

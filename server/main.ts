@@ -3,7 +3,8 @@
  * .output/server/index.mjs). It only sizes libuv's thread pool before anything
  * can start it, then loads the server (./start.ts). File reads, argon2id hashes and image renders all run on that
  * pool; with Node's default of 4 threads, a few image renders left static files waiting for seconds (issue 31).
- * The server leaves half the pool to files (server/images.ts renderSlots). UV_THREADPOOL_SIZE set outside wins.
+ * The server leaves half the pool to files (server/routes/images.ts renderSlots). UV_THREADPOOL_SIZE set outside
+ * wins.
  */
 import { serverLayout } from './layout.ts';
 

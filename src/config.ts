@@ -28,9 +28,9 @@ export interface AppConfig {
   readonly appName: string;
   /** Build manifest and update detection; see machines/app/app.build.ts. */
   readonly build: BuildConfig;
-  /** Icon loading (src/platform/icons.ts, served by server/icons.ts). */
+  /** Icon loading (src/platform/icons.ts, served by server/routes/icons.ts). */
   readonly icons: IconConfig;
-  /** Image URLs (src/platform/images.ts, served by server/images.ts). */
+  /** Image URLs (src/platform/images.ts, served by server/routes/images.ts). */
   readonly images: ImageConfig;
   /** Toast notifications (machines/toast/toaster.machine.ts, src/ui/Toaster.tsx). */
   readonly toast: ToastConfig;
@@ -158,8 +158,8 @@ export interface ImageConfig {
    */
   readonly defaultQuality: number;
   /**
-   * Largest width or height the server renders (server/images.ts clamps to the same number): past it an image
-   * costs far more to resize than any screen gains.
+   * Largest width or height the server renders (server/routes/images.ts clamps to the same number): past it an
+   * image costs far more to resize than any screen gains.
    */
   readonly maxDimension: number;
   /** The formats and fits the server accepts; anything else is a 400. */

@@ -2,7 +2,7 @@
 // on dist/, a fresh data folder, so every image variant is new) answers the entry script, with its brotli body,
 // one request at a time: first idle, then while 12 renders of new image variants are in flight (48 variants, 12
 // requests at a time). Run twice: with the thread pool the server's entry sets (16 threads; renders on half the
-// cores, server/images.ts renderSlots) and with Node's default of 4 (UV_THREADPOOL_SIZE=4). The issue's bar: the
+// cores, server/routes/images.ts renderSlots) and with Node's default of 4 (UV_THREADPOOL_SIZE=4). The issue's bar: the
 // median under renders stays within 3x of idle.
 // Usage: node scripts/bench/bench-files-under-renders.mjs   (after `npm run build`); BENCH_FILE_RUNS (default 60).
 import { spawn } from 'node:child_process';

@@ -1,18 +1,15 @@
 // @vitest-environment node
-// What `vite` and `vite preview` serve besides the app (build/devEndpoints.ts): the demo API, one Fastify
-// instance behind a connect middleware that takes /api/* (but the icon endpoint) and passes everything else
-// on, and the icon and image endpoints as middlewares.
+// The demo API inside `vite` and `vite preview`: one Fastify instance behind a connect middleware that
+// takes /api/* (but the icon endpoint) and passes everything else on.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { IconifyJSON } from '@iconify/types';
 import type { PreviewServer, ViteDevServer } from 'vite';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { assetEndpoints, demoApi, stopDemoApi } from '../../build/devEndpoints';
+import { demoApi, stopDemoApi } from '../../build/devEndpoints';
 import type { Middleware } from '../../server/http';
-import { createIconMiddleware } from '../../server/icons';
 
 describe('demoApi() Vite plugin', { timeout: 120_000 }, () => {
   let dataDir = '';
@@ -73,46 +70,6 @@ describe('demoApi() Vite plugin', { timeout: 120_000 }, () => {
         expect(await res.text()).toBe(`next:${passedOn}`);
       }
       expect((await fetch(`${base}/api/nothing-here`)).status).toBe(404);
-    } finally {
-      await new Promise((resolve) => server.close(resolve));
-    }
-  });
-});
-
-describe('icon and image middlewares', () => {
-  it('are installed for dev and preview and serve real HTTP, passing everything else on', async () => {
-    const plugin = assetEndpoints();
-    const dev: Middleware[] = [];
-    const preview: Middleware[] = [];
-    (plugin.configureServer as (server: ViteDevServer) => void)({
-      middlewares: { use: (m: Middleware) => dev.push(m) },
-    } as unknown as ViteDevServer);
-    (plugin.configurePreviewServer as (server: PreviewServer) => void)({
-      middlewares: { use: (m: Middleware) => preview.push(m) },
-    } as unknown as PreviewServer);
-    expect(dev).toHaveLength(2);
-    expect(preview).toEqual(dev);
-
-    const icons = createIconMiddleware();
-    const server = createServer((req, res) =>
-      icons(req, res, () => {
-        res.statusCode = 418;
-        res.end(`next:${req.url}`);
-      }),
-    );
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    try {
-      const res = await fetch(`${base}/api/_nuxt_icon/lucide.json?icons=house`);
-      expect(res.status).toBe(200);
-      expect(Object.keys(((await res.json()) as IconifyJSON).icons)).toEqual(['house']);
-      const head = await fetch(`${base}/api/_nuxt_icon/lucide.json?icons=house`, { method: 'HEAD' });
-      expect(head.status).toBe(200);
-      expect(await head.text()).toBe('');
-      for (const passedOn of ['/', '/api/session', '/api/_nuxt_iconx', '/_ipx/_/a.jpg']) {
-        const other = await fetch(`${base}${passedOn}`);
-        expect(other.status, passedOn).toBe(418);
-      }
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }

@@ -2,7 +2,7 @@
 // build/firstPaint.ts: a prerendered page's first and largest paint wait for its HTML and its hero, nothing else.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { APP_START_ID, appStartScript, arrangeForFirstPaint } from '../../build/firstPaint';
-import { hashesOfHtml, sha256Source } from '../../server/inlineHashes';
+import { hashesOfHtml, sha256Source } from '../../server/plugins/inlineHashes';
 
 const HERO =
   '<link rel="preload" as="image" imageSrcSet="/_ipx/s_320x180/a.jpg 320w, /_ipx/s_640x360/a.jpg 640w" imageSizes="calc(100vw - 34px)" fetchPriority="high"/>';

@@ -1,4 +1,6 @@
 // @vitest-environment node
+// The app's own icons inlined at build (build/iconBundle.ts): which names are found in the source, which are
+// bundled, and the SVG trees rendered from them.
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

@@ -1,7 +1,7 @@
 // @vitest-environment node
 /**
  * The production artifact's assembly (build/outputArtifact.ts) on a small made-up build, and its runtime
- * package files on the project's real ones. tests/server.output.test.ts installs and runs the real artifact.
+ * package files on the project's real ones. tests/server/output.test.ts installs and runs the real artifact.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';

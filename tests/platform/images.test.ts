@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { act, createElement } from 'react';
 import { createRoot } from 'react-dom/client';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { IMAGE_LIMITS, parseImagePath } from '../../server/images';
+import { IMAGE_LIMITS, parseImagePath } from '../../server/routes/images';
 import { config, type ImageConfig } from '../../src/config';
 import {
   defaultImageSizes,
@@ -13,7 +13,7 @@ import {
   imageWidthSrcSet,
   imageWidths,
 } from '../../src/platform/images';
-import { Image } from '../../src/ui/Image.tsx';
+import { Image } from '../../src/ui/Image';
 
 const ORIGIN = 'https://app.example';
 

@@ -1,6 +1,6 @@
 // @vitest-environment node
 /**
- * The server's Prometheus metrics (server/metrics.ts): off unless configured, invisible without the token,
+ * The server's Prometheus metrics (server/plugins/metrics.ts): off unless configured, invisible without the token,
  * labelled by route pattern (never by URL), fed by the routes they count.
  */
 import { randomBytes } from 'node:crypto';
@@ -10,9 +10,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ReportBody } from '../api/types';
-import { buildServer } from '../server/app';
-import { readServerEnvironment } from '../server/environment';
+import type { ReportBody } from '../../api/types';
+import { buildServer } from '../../server/app';
+import { readServerEnvironment } from '../../server/environment';
 import {
   hasBearer,
   installMetrics,
@@ -20,8 +20,8 @@ import {
   metricsConfigFrom,
   serveMetrics,
   TOKEN_GUESSES,
-} from '../server/metrics';
-import { sampleVitals } from './support/reportFixture';
+} from '../../server/plugins/metrics';
+import { sampleVitals } from '../support/reportFixture';
 
 const TOKEN = 'metrics-token-for-tests-0123456789';
 const INDEX = '<!doctype html><html><head></head><body><div id="root"></div></body></html>';

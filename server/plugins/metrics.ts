@@ -13,11 +13,12 @@
  */
 import { createServer, type Server } from 'node:http';
 import { isIP } from 'node:net';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import fastifyPlugin from 'fastify-plugin';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
-import { limitKey } from '../api/clientAddress.ts';
-import { bearerToken, sameSecret } from '../api/secrets.ts';
+import { limitKey } from '../../api/clientAddress.ts';
+import { bearerToken, sameSecret } from '../../api/secrets.ts';
 
 /** Wrong tokens one address may send to /metrics per window; then even its right one is a 404. */
 export const TOKEN_GUESSES = { points: 10, duration: 900 };
@@ -32,7 +33,7 @@ export interface MetricsConfig {
 }
 
 export interface MetricsSources {
-  /** Image renders running and waiting (server/images.ts). */
+  /** Image renders running and waiting (server/routes/images.ts). */
   imageRenders?: () => { inFlight: number; queued: number };
   /** The PostgreSQL pool's clients; PGlite has no pool (one embedded connection), so it gives none. */
   databasePool?: () => { total: number; idle: number; waiting: number } | undefined;
@@ -197,3 +198,26 @@ export function serveMetrics(registry: Registry, port: number, host: string): Pr
     });
   });
 }
+
+/**
+ * The metrics when configured (off when `config` is omitted): the hooks on the root, before any route, so they
+ * see every route; the separate port opens and closes with the server. The routes fill `sources`.
+ */
+const measure: FastifyPluginAsync<{ config?: MetricsConfig; sources: MetricsSources }> = async (
+  app,
+  { config, sources },
+) => {
+  if (!config || !isMetricsOn(config)) return;
+  const registry = installMetrics(app, config, sources);
+  const { port } = config;
+  if (port === null) return;
+  let server: Server | undefined;
+  app.addHook('onListen', async () => {
+    server = await serveMetrics(registry, port, config.host ?? '127.0.0.1');
+  });
+  app.addHook('onClose', async () => {
+    await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
+  });
+};
+
+export const metricsPlugin = fastifyPlugin(measure, { name: 'metrics' });

@@ -9,7 +9,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from './support/apiHarness';
+import { freePort } from '../support/apiHarness';
 
 const STARTUP_MS = 90_000;
 let root: string;

@@ -1,9 +1,12 @@
 /**
  * The one source of the production response headers: the Content-Security-Policy, the other security headers,
- * and the caching rule for each kind of file. The Fastify server (server/app.ts) sends them on every response,
- * and the build writes the same values as `dist/_headers` for static hosts and CDNs (build/finalizeBuild.ts),
- * so a deployment without our server cannot drift from one with it.
+ * and the caching rule for each kind of file. The Fastify server sends them on every response (the plugin at
+ * the end; the HTTP parser's refusals in server/plugins/errors.ts), and the build writes the same values as
+ * `dist/_headers` for static hosts and CDNs (build/finalizeBuild.ts), so a deployment without our server cannot
+ * drift from one with it.
  */
+import type { FastifyPluginAsync } from 'fastify';
+import fastifyPlugin from 'fastify-plugin';
 
 /** The icon loader's fallback (src/config.ts `config.icons.fallbackEndpoint`; a unit test keeps them equal). */
 export const ICON_FALLBACK_URL = 'https://api.iconify.design';
@@ -11,7 +14,7 @@ export const ICON_FALLBACK_URL = 'https://api.iconify.design';
 /** Written by the build's last step beside the build: `{ apiBaseUrl }` as the client build saw it. */
 export const BUILD_ENV_FILE = '.build-env.json';
 
-/** What the CSP must allow besides our own origin; computed from the build (server/inlineHashes.ts). */
+/** What the CSP must allow besides our own origin; computed from the build (server/plugins/inlineHashes.ts). */
 export interface PolicyInputs {
   /** `'sha256-…'` sources of every inline executable script in the built HTML. */
   scriptHashes: readonly string[];
@@ -171,3 +174,18 @@ export function headersFile(security: Record<string, string>): string {
     block('/_app/builds/latest.json', { 'cache-control': CACHE.never }),
   ].join('\n\n')}\n`;
 }
+
+/**
+ * The security headers on every reply of every route, 404, 413 and 503 included: an `onSend` hook of the root
+ * (hence fastify-plugin), registered before any route.
+ */
+const sendSecurityHeaders: FastifyPluginAsync<{ headers: Record<string, string> }> = async (
+  app,
+  { headers },
+) => {
+  app.addHook('onSend', async (_request, reply, payload) => {
+    reply.headers(headers);
+    return payload;
+  });
+};
+export const securityHeadersPlugin = fastifyPlugin(sendSecurityHeaders, { name: 'security-headers' });

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type DefaultTreeAdapterTypes, parse } from 'parse5';
-import { TRANSITION_FREEZE_CSS } from '../core/colorModeFreeze.ts';
+import { TRANSITION_FREEZE_CSS } from '../../core/colorModeFreeze.ts';
 import type { PolicyInputs } from './securityHeaders.ts';
 
 /** `<style>` texts the app itself inserts at run time; each is allowed by its hash like those in the HTML. */

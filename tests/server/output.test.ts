@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from './support/apiHarness';
+import { freePort } from '../support/apiHarness';
 
 const run = promisify(execFile);
 const ROOT = process.cwd();
@@ -154,8 +154,8 @@ describe('the production artifact (.output), installed and started outside the c
     for (const file of (await readdir(serverDir)).filter((name) => name.endsWith('.mjs'))) {
       for (const name of bareImports(await readFile(path.join(serverDir, file), 'utf8'))) imported.add(name);
     }
-    // Read at run time by name rather than imported: the icon collection (server/icons.ts resolves
-    // `@iconify-json/{prefix}`). sharp, ipx's image library, is imported by the server too (server/images.ts sets
+    // Read at run time by name rather than imported: the icon collection (server/routes/icons.ts resolves
+    // `@iconify-json/{prefix}`). sharp, ipx's image library, is imported by the server too (server/routes/images.ts sets
     // its threads) and must be there whether or not it is.
     const resolvedAtRunTime = ['@iconify-json/lucide', 'sharp'];
     expect(Object.keys(manifest.dependencies).sort()).toEqual(

@@ -11,17 +11,18 @@ import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { precompress } from '../build/precompress';
-import { TRANSITION_FREEZE_CSS } from '../core/colorModeFreeze';
-import { buildServer, pathSegments } from '../server/app';
-import { hashesOfHtml } from '../server/inlineHashes';
+import { precompress } from '../../build/precompress';
+import { TRANSITION_FREEZE_CSS } from '../../core/colorModeFreeze';
+import { buildServer } from '../../server/app';
+import { hashesOfHtml } from '../../server/plugins/inlineHashes';
 import {
   contentSecurityPolicy,
   headersFile,
   ICON_FALLBACK_URL,
   securityHeaders,
-} from '../server/securityHeaders';
-import { config } from '../src/config';
+} from '../../server/plugins/securityHeaders';
+import { pathSegments } from '../../server/routes/site';
+import { config } from '../../src/config';
 
 const BOOT = "document.documentElement.classList.add('light')";
 const INDEX = `<!doctype html><html><head><script>${BOOT}</script><script type="module" src="/assets/index-abc.js"></script></head><body><div id="root"></div></body></html>`;
@@ -377,7 +378,7 @@ describe('security headers', () => {
       ]) {
         expect(response.headers[name], `${kind}: ${name}`).toBe(expected[name]);
       }
-      // Every answer names its request for the logs (server/requestId.ts), a refused one too.
+      // Every answer names its request for the logs (server/plugins/requestId.ts), a refused one too.
       expect(response.headers['x-request-id'], kind).toMatch(/^[0-9a-f-]{36}$/);
       expect(response.headers['content-security-policy'], kind).toMatch(
         /^default-src 'self'; script-src 'self' 'sha256-/,

@@ -5,6 +5,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import type { FastifyPluginAsync } from 'fastify';
+import fastifyPlugin from 'fastify-plugin';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 
@@ -19,3 +21,12 @@ export function requestIdOf(request: Pick<IncomingMessage, 'headers'>): string {
   const sent = request.headers[REQUEST_ID_HEADER];
   return typeof sent === 'string' && WELL_FORMED.test(sent) ? sent : randomUUID();
 }
+
+/** Echoes the request's id on every reply, refusals included (Fastify's `genReqId` is `requestIdOf`). */
+const echoRequestId: FastifyPluginAsync = async (app) => {
+  app.addHook('onSend', async (request, reply, payload) => {
+    reply.header(REQUEST_ID_HEADER, request.id);
+    return payload;
+  });
+};
+export const requestIdPlugin = fastifyPlugin(echoRequestId, { name: 'request-id' });

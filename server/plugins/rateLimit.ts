@@ -12,8 +12,11 @@
  * the plugin's count.
  */
 import fastifyRateLimit from '@fastify/rate-limit';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { limitKey } from '../api/clientAddress.ts';
+import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
+import fastifyPlugin from 'fastify-plugin';
+import { limitKey } from '../../api/clientAddress.ts';
+import { API_PATH } from '../http.ts';
+import { CACHE } from './securityHeaders.ts';
 
 export interface RateLimits {
   /** Requests to /api/* per client address per minute. */
@@ -35,11 +38,21 @@ const WINDOW_MS = 60_000;
 /** API_REQUESTS_PER_MINUTE and IMAGE_VARIANTS_PER_MINUTE's defaults (server/environment.ts). */
 export const RATE_LIMIT_DEFAULTS: RateLimits = { apiPerMinute: 1_200, imageVariantsPerMinute: 300 };
 
+/** One limiter per policy. */
+export interface Limiters {
+  api: Limiter;
+  imageVariants: Limiter;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The per-address limiters; the image route asks `imageVariants` before a render (routes/images.ts). */
+    rateLimiters: Limiters;
+  }
+}
+
 /** Registers the plugin (on no route of its own) and returns one limiter per policy. */
-export async function installRateLimits(
-  app: FastifyInstance,
-  limits: RateLimits,
-): Promise<{ api: Limiter; imageVariants: Limiter }> {
+export async function installRateLimits(app: FastifyInstance, limits: RateLimits): Promise<Limiters> {
   await app.register(fastifyRateLimit, { global: false });
   const limiter = (policy: string, max: number): Limiter => {
     const check = app.createRateLimit({
@@ -67,3 +80,29 @@ export async function installRateLimits(
     imageVariants: limiter('image-variants', limits.imageVariantsPerMinute),
   };
 }
+
+/** Every /api request counts against the address's limit; the limiters are the root's `rateLimiters`. */
+const limitRates: FastifyPluginAsync<RateLimits> = async (app, limits) => {
+  const limiters = await installRateLimits(app, limits);
+  app.decorate('rateLimiters', limiters);
+  app.addHook('onRequest', async (request, reply) => {
+    if (!API_PATH.test(request.url)) return;
+    const verdict = await limiters.api(request);
+    reply.headers(verdict.headers);
+    if (verdict.retryAfterSeconds !== null) {
+      request.log.warn({ limit: 'api', ip: request.ip }, 'rate limited');
+      return reply
+        .code(429)
+        .header('retry-after', String(verdict.retryAfterSeconds))
+        .header('cache-control', CACHE.never)
+        .type('application/json; charset=utf-8')
+        .send(
+          JSON.stringify({
+            message: `Too many requests from this address; try again in ${verdict.retryAfterSeconds} s.`,
+          }),
+        );
+    }
+  });
+};
+
+export const rateLimitPlugin = fastifyPlugin(limitRates, { name: 'rate-limits' });

@@ -4,18 +4,22 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { IPX } from 'ipx';
 import pLimit from 'p-limit';
-import { loggable, loggablePath } from '../api/logSafe.ts';
-import type { Logger, Middleware } from './http.ts';
+import { loggable, loggablePath } from '../../api/logSafe.ts';
+import type { Logger, Middleware } from '../http.ts';
+import type { MetricsSources } from '../plugins/metrics.ts';
+import { consoleLogger } from '../plugins/requestLog.ts';
+import { CACHE } from '../plugins/securityHeaders.ts';
 
 /** The same-origin optimisation path: `/_ipx/{modifiers}/{src}`. */
 export const IMAGE_ENDPOINT = '/_ipx';
 
-/** The source images, committed with the demo API's fixtures (the path holds from server/ and from dist-server/
- * alike). Nothing outside this folder is ever read. */
+/** The source images of a checkout, committed with the demo API's fixtures (the dev server's; the production
+ * server names its folder, server/layout.ts). Nothing outside this folder is ever read. */
 export function defaultImagesDir(): string {
-  return fileURLToPath(new URL('../api/fixtures/images/', import.meta.url));
+  return fileURLToPath(new URL('../../api/fixtures/images/', import.meta.url));
 }
 
 export type ImageFormat = 'webp' | 'avif' | 'jpeg' | 'png';
@@ -23,7 +27,7 @@ export type ImageFit = 'cover' | 'contain' | 'fill' | 'inside' | 'outside';
 
 /**
  * The modifier contract. src/config.ts (`config.images`) holds the same numbers for the URL builder, and
- * tests/server.images.test.ts checks that the two agree.
+ * tests/server/images.test.ts checks that the two agree.
  */
 export const IMAGE_LIMITS = {
   /** Past this a resize costs far more than any screen gains. */
@@ -452,3 +456,54 @@ export function createImageMiddleware(options: ImageServerOptions = {}): Middlew
     });
   };
 }
+
+export interface ImageRoutesOptions {
+  /** Source images. */
+  dir: string;
+  /** Where rendered variants are kept. */
+  cacheDir: string;
+  maxRendersInFlight?: number;
+  /** The metrics read the renders in flight and queued from here. */
+  sources: MetricsSources;
+}
+
+/**
+ * The optimiser in the production server (the dev server mounts `createImageMiddleware`). Only a render counts
+ * against the address's limit (the root's `rateLimiters`, server/plugins/rateLimit.ts): cached variants cost a
+ * file read.
+ */
+export const imageRoutes: FastifyPluginAsync<ImageRoutesOptions> = async (app, options) => {
+  const images = createImageServer({
+    dir: options.dir,
+    cacheDir: options.cacheDir,
+    maxRendersInFlight: options.maxRendersInFlight ?? renderSlots(),
+    maxRendersQueued: IMAGE_CACHE_DEFAULTS.maxRendersQueued,
+    log: consoleLogger(app.log),
+  });
+  options.sources.imageRenders = images.renders;
+  const imageHandler = async (request: FastifyRequest, reply: FastifyReply) => {
+    const response = await images(request.method, request.raw.url ?? request.url, async () => {
+      const verdict = await app.rateLimiters.imageVariants(request);
+      reply.headers(verdict.headers);
+      if (verdict.retryAfterSeconds === null) return undefined;
+      request.log.warn({ limit: 'image-variants', ip: request.ip }, 'rate limited');
+      return {
+        status: 429,
+        headers: {
+          'content-type': 'application/json; charset=utf-8',
+          'cache-control': CACHE.never,
+          'retry-after': String(verdict.retryAfterSeconds),
+        },
+        body: Buffer.from(
+          JSON.stringify({
+            message: `Too many new image sizes from this address; try again in ${verdict.retryAfterSeconds} s.`,
+          }),
+        ),
+      };
+    });
+    reply.code(response.status).headers(response.headers);
+    return reply.send(response.body);
+  };
+  app.all(IMAGE_ENDPOINT, imageHandler);
+  app.all(`${IMAGE_ENDPOINT}/*`, imageHandler);
+};

@@ -14,8 +14,8 @@ import {
   ImageRequestError,
   parseImagePath,
   renderSlots,
-} from '../server/images';
-import { config } from '../src/config';
+} from '../../server/routes/images';
+import { config } from '../../src/config';
 
 function rejects(pathname: string): string {
   try {
@@ -269,7 +269,7 @@ describe('createImageMiddleware', () => {
 
 describe('fixture images', () => {
   it('exist for every seeded campaign, small and 1200x800', async () => {
-    const seed = JSON.parse(await readFile(new URL('../api/fixtures/seed.json', import.meta.url), 'utf8'));
+    const seed = JSON.parse(await readFile(new URL('../../api/fixtures/seed.json', import.meta.url), 'utf8'));
     for (const campaign of seed.campaigns as { image: string }[]) {
       const file = path.join(defaultImagesDir(), campaign.image);
       expect((await stat(file)).size, campaign.image).toBeLessThan(80 * 1024);

@@ -11,20 +11,20 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { OpenDatabase } from '../api/database/open';
-import { buildServer } from '../server/app';
-import { readServerEnvironment } from '../server/environment';
-import { serverLayout } from '../server/layout';
-import { serverOptionsFrom } from '../server/options';
-import { openTestDatabase } from './support/apiHarness';
-import { fakeBuild } from './support/fakeBuild';
+import type { OpenDatabase } from '../../api/database/open';
+import { buildServer } from '../../server/app';
+import { readServerEnvironment } from '../../server/environment';
+import { serverLayout } from '../../server/layout';
+import { serverOptionsFrom } from '../../server/options';
+import { openTestDatabase } from '../support/apiHarness';
+import { fakeBuild } from '../support/fakeBuild';
 
 // Several sign-ins per test, each an argon2id hash: seconds on a busy machine.
 vi.setConfig({ testTimeout: 60_000 });
 
-const ROOT = path.resolve(import.meta.dirname, '..');
+const ROOT = path.resolve(import.meta.dirname, '../..');
 /** A checkout's layout, as server/main.ts finds it. */
-const LAYOUT = serverLayout(new URL('../server/main.ts', import.meta.url).href);
+const LAYOUT = serverLayout(new URL('../../server/main.ts', import.meta.url).href);
 const SITE = 'campaigns.example';
 const PROXY = '127.0.0.1';
 

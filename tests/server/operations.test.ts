@@ -9,11 +9,12 @@ import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { testApiConfig } from '../api/config';
-import type { OpenDatabase } from '../api/database/open';
-import { buildServer, type ServerOptions, SHED_RETRY_AFTER_SECONDS } from '../server/app';
-import { useTestDatabase } from './support/apiHarness';
-import { fakeBuild } from './support/fakeBuild';
+import { testApiConfig } from '../../api/config';
+import type { OpenDatabase } from '../../api/database/open';
+import { buildServer, type ServerOptions } from '../../server/app';
+import { SHED_RETRY_AFTER_SECONDS } from '../../server/plugins/loadShedding';
+import { useTestDatabase } from '../support/apiHarness';
+import { fakeBuild } from '../support/fakeBuild';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -131,6 +132,33 @@ describe('the edge of the server', () => {
     it('takes one header only: a repeated x-request-id is replaced', async () => {
       const response = await app.inject({ url: '/healthz', headers: { 'x-request-id': ['a1', 'b2'] } });
       expect(response.headers['x-request-id']).toMatch(UUID);
+    });
+  });
+
+  // The plugins that refuse a request (server/plugins/) answer before any route is reached: the other plugins'
+  // hooks, which log the request, name it and set the headers, must run for it all the same.
+  describe('a request refused before any route', () => {
+    let app: FastifyInstance;
+    beforeAll(async () => {
+      app = await server({ publicOrigin: 'https://campaigns.example' });
+    }, 60_000);
+    afterAll(() => app?.close());
+
+    it('is logged with its id, echoes the id and carries the security headers (a 421 for another Host)', async () => {
+      const response = await app.inject({
+        url: '/',
+        headers: { host: 'evil.example', 'x-request-id': 'refused-1' },
+      });
+      expect(response.statusCode).toBe(421);
+      expect(response.headers['x-request-id']).toBe('refused-1');
+      expect(response.headers['content-security-policy']).toMatch(/^default-src 'self'/);
+      expect(response.headers['x-content-type-options']).toBe('nosniff');
+      expect(response.headers['cache-control']).toBe('no-store');
+      expect(logged().find((entry) => entry.msg === 'request')).toMatchObject({
+        reqId: 'refused-1',
+        status: 421,
+        path: '/',
+      });
     });
   });
 

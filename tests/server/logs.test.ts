@@ -11,12 +11,12 @@ import { hash } from '@node-rs/argon2';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { OpenDatabase } from '../api/database/open';
-import { OWASP_ARGON2ID } from '../api/passwords';
-import { buildServer } from '../server/app';
-import { ORIGIN, resetDatabase, useTestDatabase } from './support/apiHarness';
-import { fakeBuild } from './support/fakeBuild';
-import { sampleReport } from './support/reportFixture';
+import type { OpenDatabase } from '../../api/database/open';
+import { OWASP_ARGON2ID } from '../../api/passwords';
+import { buildServer } from '../../server/app';
+import { ORIGIN, resetDatabase, useTestDatabase } from '../support/apiHarness';
+import { fakeBuild } from '../support/fakeBuild';
+import { sampleReport } from '../support/reportFixture';
 
 const lines: string[] = [];
 let root: string;

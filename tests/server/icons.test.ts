@@ -1,7 +1,14 @@
 // @vitest-environment node
+// The icon endpoint (server/routes/icons.ts): GET /api/_nuxt_icon/{prefix}.json?icons=, and the middlewares that
+// mount it and the image optimiser in Vite's dev and preview servers.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { IconifyJSON } from '@iconify/types';
+import type { PreviewServer, ViteDevServer } from 'vite';
 import { describe, expect, it } from 'vitest';
-import { handleIconRequest, MAX_ICONS_PER_REQUEST } from '../server/icons';
+import { assetEndpoints } from '../../build/devEndpoints';
+import type { Middleware } from '../../server/http';
+import { createIconMiddleware, handleIconRequest, MAX_ICONS_PER_REQUEST } from '../../server/routes/icons';
 
 describe('GET /api/_nuxt_icon/{prefix}.json?icons=', () => {
   it('answers the named icons of an installed collection as one IconifyJSON, cached for a week', async () => {
@@ -73,5 +80,45 @@ describe('GET /api/_nuxt_icon/{prefix}.json?icons=', () => {
     const res = await handleIconRequest('POST', '/api/_nuxt_icon/lucide.json?icons=house');
     expect(res.status).toBe(405);
     expect(res.headers.allow).toBe('GET, HEAD');
+  });
+});
+
+describe('icon and image middlewares', () => {
+  it('are installed for dev and preview and serve real HTTP, passing everything else on', async () => {
+    const plugin = assetEndpoints();
+    const dev: Middleware[] = [];
+    const preview: Middleware[] = [];
+    (plugin.configureServer as (server: ViteDevServer) => void)({
+      middlewares: { use: (m: Middleware) => dev.push(m) },
+    } as unknown as ViteDevServer);
+    (plugin.configurePreviewServer as (server: PreviewServer) => void)({
+      middlewares: { use: (m: Middleware) => preview.push(m) },
+    } as unknown as PreviewServer);
+    expect(dev).toHaveLength(2);
+    expect(preview).toEqual(dev);
+
+    const icons = createIconMiddleware();
+    const server = createServer((req, res) =>
+      icons(req, res, () => {
+        res.statusCode = 418;
+        res.end(`next:${req.url}`);
+      }),
+    );
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const res = await fetch(`${base}/api/_nuxt_icon/lucide.json?icons=house`);
+      expect(res.status).toBe(200);
+      expect(Object.keys(((await res.json()) as IconifyJSON).icons)).toEqual(['house']);
+      const head = await fetch(`${base}/api/_nuxt_icon/lucide.json?icons=house`, { method: 'HEAD' });
+      expect(head.status).toBe(200);
+      expect(await head.text()).toBe('');
+      for (const passedOn of ['/', '/api/session', '/api/_nuxt_iconx', '/_ipx/_/a.jpg']) {
+        const other = await fetch(`${base}${passedOn}`);
+        expect(other.status, passedOn).toBe(418);
+      }
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });

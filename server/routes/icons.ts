@@ -2,8 +2,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import type { IconifyJSON } from '@iconify/types';
 import { getIcons, matchIconName } from '@iconify/utils';
-import { loggable, loggablePath } from '../api/logSafe.ts';
-import type { Logger, Middleware } from './http.ts';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { loggable, loggablePath } from '../../api/logSafe.ts';
+import type { Logger, Middleware } from '../http.ts';
 
 /** The spec's icon path shape: `/api/_nuxt_icon/{prefix}.json?icons=a,b`. */
 export const ICON_ENDPOINT = '/api/_nuxt_icon';
@@ -131,3 +132,14 @@ export function createIconMiddleware(log: Logger = console): Middleware {
     });
   };
 }
+
+/** The icon endpoint in the production server (the dev server mounts `createIconMiddleware`). */
+export const iconRoutes: FastifyPluginAsync = async (app) => {
+  const iconHandler = async (request: FastifyRequest, reply: FastifyReply) => {
+    const response = await handleIconRequest(request.method, request.raw.url ?? request.url);
+    reply.code(response.status).headers(response.headers);
+    return reply.send(JSON.stringify(response.body));
+  };
+  app.all(ICON_ENDPOINT, iconHandler);
+  app.all(`${ICON_ENDPOINT}/*`, iconHandler);
+};

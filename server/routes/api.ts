@@ -1,0 +1,88 @@
+/**
+ * The demo API (api/plugin.ts, on Kysely over PGlite or PostgreSQL) inside the production server: the
+ * database named by the API's own configuration (DATA_DIR or DATABASE_URL) is opened and migrated before the
+ * server listens, and closed when it closes. The API answers under /api, its HTML forms (api/forms.ts) at
+ * `POST /login`, `/logout` and `/profile` (DEMO_API_DELAY_MS is the API's own setting). This is the only place the production server knows how the API
+ * is built; its answers go through the server's hooks (security headers, request logs, compression).
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { FastifyPluginAsync } from 'fastify';
+import { type Accounts, createAccounts } from '../../api/accounts.ts';
+import { type ApiConfig, readApiConfig } from '../../api/config.ts';
+import { type OpenDatabase, openDatabase } from '../../api/database/open.ts';
+import { formsPlugin } from '../../api/forms.ts';
+import type { ApiLog } from '../../api/logSafe.ts';
+import { apiPlugin } from '../../api/plugin.ts';
+import { FORM_TEMPLATE_DIR } from '../../core/formState.ts';
+import type { MetricsSources } from '../plugins/metrics.ts';
+import { consoleLogger } from '../plugins/requestLog.ts';
+
+export interface DemoApiAdapterOptions {
+  /** Defaults to the environment, as api/main.ts reads it. */
+  config?: ApiConfig;
+  log: ApiLog;
+  /** The failure template of `/login` for the form routes (api/forms.ts). */
+  loginTemplate: () => Promise<string | undefined>;
+  /** Receives the accounts the routes share (the server renders the no-JavaScript shell with them). */
+  onAccounts?: (accounts: Accounts) => void;
+  /** Told the opened database (the server's metrics read its pool). */
+  onOpen?: (database: OpenDatabase) => void;
+  /** An already open database (tests); otherwise the configuration's is opened here and closed with the server. */
+  database?: OpenDatabase;
+}
+
+export const demoApiAdapter: FastifyPluginAsync<DemoApiAdapterOptions> = async (app, options) => {
+  const config = options.config ?? readApiConfig();
+  const database =
+    options.database ??
+    (await openDatabase(config.database, { migrate: config.migrateOnStart, demoData: config.demoData }));
+  if (!options.database) app.addHook('onClose', () => database.close());
+  options.onOpen?.(database);
+  // One set of accounts for both adapters: the JSON API under /api and the HTML forms at the root.
+  const accounts = createAccounts({ db: database.db, config, log: options.log });
+  options.onAccounts?.(accounts);
+  await app.register(apiPlugin, { prefix: '/api', db: database.db, config, accounts, log: options.log });
+  await app.register(formsPlugin, {
+    accounts,
+    bodyLimitBytes: config.bodyLimitBytes,
+    loginTemplate: options.loginTemplate,
+    log: options.log,
+  });
+};
+
+export interface ApiRoutesOptions {
+  /** The build, whose failure template of `/login` the form routes fill in. */
+  distDir: string;
+  /** The API's data folder: its configuration, unless given, is read from the environment with DATA_DIR = this. */
+  dataDir: string;
+  config?: ApiConfig;
+  database?: OpenDatabase;
+  /** The metrics read the database pool from here. */
+  sources: MetricsSources;
+  /** Receives the accounts the routes share (the site renders the no-JavaScript shell with them). */
+  onAccounts: (accounts: Accounts) => void;
+}
+
+/**
+ * The demo API under /api in the production server, on the database its configuration names under dataDir. Its
+ * form routes (POST /login, /logout, /profile) answer a failed sign-in with the prerendered /login filled in,
+ * from the failure template the build writes beside it.
+ */
+export const apiRoutes: FastifyPluginAsync<ApiRoutesOptions> = async (app, options) => {
+  const loginTemplateFile = path.join(options.distDir, FORM_TEMPLATE_DIR, 'login.html');
+  let loginTemplate: Promise<string | undefined> | undefined;
+  await app.register(demoApiAdapter, {
+    onAccounts: options.onAccounts,
+    config: options.config ?? readApiConfig({ ...process.env, DATA_DIR: options.dataDir }),
+    log: consoleLogger(app.log),
+    loginTemplate: () => {
+      loginTemplate ??= readFile(loginTemplateFile, 'utf8').catch(() => undefined);
+      return loginTemplate;
+    },
+    onOpen: (database) => {
+      options.sources.databasePool = database.pool;
+    },
+    ...(options.database ? { database: options.database } : {}),
+  });
+};
