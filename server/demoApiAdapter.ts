@@ -9,9 +9,9 @@ import type { FastifyPluginAsync } from 'fastify';
 import { type Accounts, createAccounts } from '../api/accounts.ts';
 import { type ApiConfig, readApiConfig } from '../api/config.ts';
 import { type OpenDatabase, openDatabase } from '../api/database/open.ts';
-import { formsPlugin } from '../api/forms.ts';
 import type { ApiLog } from '../api/logSafe.ts';
 import { apiPlugin } from '../api/plugin.ts';
+import { formsPlugin } from '../api/routes/forms.ts';
 
 export interface DemoApiAdapterOptions {
   /** Defaults to the environment, as api/main.ts reads it. */

@@ -6,8 +6,9 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createAccounts } from '../api/accounts';
 import { testApiConfig } from '../api/config';
-import { fillLoginTemplate, formsPlugin, parseFormBody, shellForSignedIn } from '../api/forms';
+import { fillLoginTemplate, parseFormBody, shellForSignedIn } from '../api/forms';
 import { apiPlugin } from '../api/plugin';
+import { formsPlugin } from '../api/routes/forms';
 import { FORM_PLACEHOLDERS, FORM_STATE_ID } from '../machines/formState';
 import {
   type ApiClient,
