@@ -7,8 +7,8 @@
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PRUNE_LOCK_KEY, pruneInOneInstance } from '../api/pruning';
-import { apiClient, backends, POSTGRES_URL, resetDatabase, useTestDatabase } from './support/apiHarness';
+import { PRUNE_LOCK_KEY, pruneInOneInstance } from '../../api/pruning';
+import { apiClient, backends, POSTGRES_URL, resetDatabase, useTestDatabase } from '../support/apiHarness';
 
 const DAY = 86_400_000;
 

@@ -6,10 +6,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { API_ENVIRONMENT, ConfigError, readApiConfig } from '../api/config';
-import { DatabaseOpenError, type OpenDatabase, openDatabase, redact } from '../api/database/open';
-import { readEnvironment, type TrustProxy } from '../api/environment';
-import { backends, freshPostgresDatabase, POSTGRES_URL, WITH_DEMO_DATA } from './support/apiHarness';
+import { API_ENVIRONMENT, ConfigError, readApiConfig } from '../../../api/config';
+import { DatabaseOpenError, type OpenDatabase, openDatabase, redact } from '../../../api/database/open';
+import { readEnvironment, type TrustProxy } from '../../../api/environment';
+import { backends, freshPostgresDatabase, POSTGRES_URL, WITH_DEMO_DATA } from '../../support/apiHarness';
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {

@@ -4,12 +4,12 @@
 import { createHash, randomBytes, scryptSync } from 'node:crypto';
 import { hash } from '@node-rs/argon2';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createAccounts } from '../api/accounts';
-import { type ApiConfig, testApiConfig } from '../api/config';
-import type { SecurityEvent } from '../api/logSafe';
-import { OWASP_ARGON2ID, Passwords } from '../api/passwords';
-import { SignInLimits, TooManyAttempts } from '../api/signInLimits';
-import { type ApiClient, apiClient, backends, resetDatabase, useTestDatabase } from './support/apiHarness';
+import { createAccounts } from '../../../api/accounts';
+import { type ApiConfig, testApiConfig } from '../../../api/config';
+import type { SecurityEvent } from '../../../api/logSafe';
+import { OWASP_ARGON2ID, Passwords } from '../../../api/passwords';
+import { SignInLimits, TooManyAttempts } from '../../../api/signInLimits';
+import { type ApiClient, apiClient, backends, resetDatabase, useTestDatabase } from '../../support/apiHarness';
 
 const MINUTE = 60_000;
 

@@ -5,9 +5,9 @@
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { testApiConfig } from '../api/config';
-import { REPORT_DEFAULTS, type ReportsConfig } from '../api/reports';
-import type { ReportBody, StoredReport } from '../api/types';
+import { testApiConfig } from '../../../api/config';
+import { REPORT_DEFAULTS, type ReportsConfig } from '../../../api/reports';
+import type { ReportBody, StoredReport } from '../../../api/types';
 import {
   type ApiClient,
   apiClient,
@@ -15,8 +15,8 @@ import {
   resetDatabase,
   storedReports,
   useTestDatabase,
-} from './support/apiHarness';
-import { sampleReport, sampleVitals } from './support/reportFixture';
+} from '../../support/apiHarness';
+import { sampleReport, sampleVitals } from '../../support/reportFixture';
 
 const NOW = Date.UTC(2026, 0, 1);
 const TOKEN = 'a-read-token-of-thirty-two-chars';

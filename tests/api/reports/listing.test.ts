@@ -3,11 +3,11 @@
 // flooding address is told, the read token's scheme, the listing's query refused when malformed, and one
 // report picked out of several by its id.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { testApiConfig } from '../api/config';
-import type { ReportsConfig } from '../api/reports';
-import type { ReportBody, StoredReport } from '../api/types';
-import { type ApiClient, apiClient, resetDatabase, useTestDatabase } from './support/apiHarness';
-import { sampleReport } from './support/reportFixture';
+import { testApiConfig } from '../../../api/config';
+import type { ReportsConfig } from '../../../api/reports';
+import type { ReportBody, StoredReport } from '../../../api/types';
+import { type ApiClient, apiClient, resetDatabase, useTestDatabase } from '../../support/apiHarness';
+import { sampleReport } from '../../support/reportFixture';
 
 const TOKEN = 'a-read-token-of-thirty-two-chars';
 

@@ -4,12 +4,12 @@
 import fastifyCookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createAccounts } from '../api/accounts';
-import { testApiConfig } from '../api/config';
-import { fillLoginTemplate, parseFormBody, shellForSignedIn } from '../api/forms';
-import { apiPlugin } from '../api/plugin';
-import { formsPlugin } from '../api/routes/forms';
-import { FORM_PLACEHOLDERS, FORM_STATE_ID } from '../machines/formState';
+import { createAccounts } from '../../../api/accounts';
+import { testApiConfig } from '../../../api/config';
+import { fillLoginTemplate, parseFormBody, shellForSignedIn } from '../../../api/forms';
+import { apiPlugin } from '../../../api/plugin';
+import { formsPlugin } from '../../../api/routes/forms';
+import { FORM_PLACEHOLDERS, FORM_STATE_ID } from '../../../machines/formState';
 import {
   type ApiClient,
   apiClient,
@@ -17,7 +17,7 @@ import {
   ORIGIN,
   resetDatabase,
   useTestDatabase,
-} from './support/apiHarness';
+} from '../../support/apiHarness';
 
 const TEMPLATE = `<!doctype html><html><body><div id="root"><div role="alert">${FORM_PLACEHOLDERS.error}</div><input name="email" value="${FORM_PLACEHOLDERS.email}"></div></body></html>`;
 const FORM = 'application/x-www-form-urlencoded';

@@ -4,9 +4,9 @@
 // databases, is in tests/server.forms.test.ts.
 import Fastify from 'fastify';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Accounts } from '../api/accounts';
-import { HttpError } from '../api/errors';
-import { formsPlugin } from '../api/routes/forms';
+import type { Accounts } from '../../../api/accounts';
+import { HttpError } from '../../../api/errors';
+import { formsPlugin } from '../../../api/routes/forms';
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin' };
 

@@ -2,9 +2,9 @@
 // POST /api/reports: what is stored, and every kind of hostile report refused with a clear answer
 // (oversize, wrong type, cross-origin, flood); retention by count and age; the token-only listing.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readApiConfig, testApiConfig } from '../api/config';
-import { REPORT_DEFAULTS, type ReportsConfig } from '../api/reports';
-import type { ReportBody, StoredReport } from '../api/types';
+import { readApiConfig, testApiConfig } from '../../../api/config';
+import { REPORT_DEFAULTS, type ReportsConfig } from '../../../api/reports';
+import type { ReportBody, StoredReport } from '../../../api/types';
 import {
   type ApiClient,
   apiClient,
@@ -12,8 +12,8 @@ import {
   resetDatabase,
   storedReports,
   useTestDatabase,
-} from './support/apiHarness';
-import { BUILD_ID, sampleReport, sampleVitals } from './support/reportFixture';
+} from '../../support/apiHarness';
+import { BUILD_ID, sampleReport, sampleVitals } from '../../support/reportFixture';
 
 const DAY = 86_400_000;
 const READ_TOKEN = 'a-read-token-of-thirty-two-chars';
@@ -208,7 +208,7 @@ describe.each(backends())('reports on %s', (kind) => {
       expect((await post(api, sampleReport({}, now))).statusCode).toBe(201);
     }
     now = start + 9 * DAY;
-    const { pruneReports } = await import('../api/reports');
+    const { pruneReports } = await import('../../../api/reports');
     const removed = await pruneReports(database().db, { maxCount: 3, maxAgeDays: 7 }, () => now);
     // Days 0 and 1 are past seven days; of days 2-5 the newest three stay.
     expect(removed).toBe(3);

@@ -5,8 +5,8 @@
 // against 16). Structural, not timed: a spy on the argon2 binding counts and reads each verify.
 import * as argon2 from '@node-rs/argon2';
 import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { OWASP_ARGON2ID, Passwords } from '../api/passwords';
-import { type ApiClient, apiClient, backends, resetDatabase, useTestDatabase } from './support/apiHarness';
+import { OWASP_ARGON2ID, Passwords } from '../../../api/passwords';
+import { type ApiClient, apiClient, backends, resetDatabase, useTestDatabase } from '../../support/apiHarness';
 
 vi.mock('@node-rs/argon2', async (importOriginal) => {
   const real = await importOriginal<typeof import('@node-rs/argon2')>();

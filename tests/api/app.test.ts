@@ -7,10 +7,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { createApiApp } from '../api/app';
-import { testApiConfig } from '../api/config';
-import { migratedDump, ORIGIN, useTestDatabase } from './support/apiHarness';
-import { sampleReport } from './support/reportFixture';
+import { createApiApp } from '../../api/app';
+import { testApiConfig } from '../../api/config';
+import { migratedDump, ORIGIN, useTestDatabase } from '../support/apiHarness';
+import { sampleReport } from '../support/reportFixture';
 
 // Each test opens an embedded database of its own (a dump loaded, or a folder made): seconds on a busy machine.
 vi.setConfig({ testTimeout: 30_000 });

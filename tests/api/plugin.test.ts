@@ -5,9 +5,9 @@
 import fastifyCookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { testApiConfig } from '../api/config';
-import { apiPlugin } from '../api/plugin';
-import { ORIGIN, resetDatabase, useTestDatabase } from './support/apiHarness';
+import { testApiConfig } from '../../api/config';
+import { apiPlugin } from '../../api/plugin';
+import { ORIGIN, resetDatabase, useTestDatabase } from '../support/apiHarness';
 
 const TEN_MINUTES = 10 * 60 * 1000;
 

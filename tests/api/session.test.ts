@@ -1,8 +1,8 @@
 // @vitest-environment node
 // The demo API's behaviour, route by route, on PGlite and (when TEST_DATABASE_URL is set) PostgreSQL.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createApiApp } from '../api/app';
-import { testApiConfig } from '../api/config';
+import { createApiApp } from '../../api/app';
+import { testApiConfig } from '../../api/config';
 import {
   type ApiClient,
   apiClient,
@@ -11,7 +11,7 @@ import {
   openTestDatabase,
   resetDatabase,
   useTestDatabase,
-} from './support/apiHarness';
+} from '../support/apiHarness';
 
 describe('createApiApp', () => {
   // (That it closes a database it opened itself is left to the processes' tests: opening a second embedded

@@ -3,7 +3,7 @@
 // for an https public origin, and the tests' own configuration is an in-memory PGlite with everything else at
 // its defaults. (The rest of readApiConfig is in tests/server.database.test.ts.)
 import { describe, expect, it } from 'vitest';
-import { readApiConfig, testApiConfig } from '../api/config';
+import { readApiConfig, testApiConfig } from '../../api/config';
 
 describe('the API configuration', () => {
   it('keeps the session cookie without `Secure` for a plain http public origin', () => {
