@@ -1,7 +1,7 @@
 // @vitest-environment node
 // The API's error answers as a function (api/errors.ts `describeError`): every Fastify error it knows by its code
 // alone, the JSON parser's plain SyntaxError, and the messages of a schema error whatever part of the request it
-// is in. The same answers through HTTP are in tests/server.api.input.test.ts; these pin the function itself,
+// is in. The same answers through HTTP are in tests/api/input.test.ts; these pin the function itself,
 // including what Fastify does not send today (a code without its status), so that a change to it shows here.
 // Also the sign-in's decoy check (api/passwords.ts): with no such account a real hash is still verified.
 import type { FastifyError } from 'fastify';
