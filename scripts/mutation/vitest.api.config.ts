@@ -15,7 +15,7 @@ export default defineConfig({
   // The repository's root, not this folder: the tests' paths, and the names Stryker's results keep them under.
   root: fileURLToPath(new URL('../..', import.meta.url)),
   test: {
-    include: ['tests/server.api*.test.ts', 'tests/server.forms.test.ts', 'tests/server.database*.test.ts'],
+    include: ['tests/api/**/*.test.ts'],
     environment: 'node',
     restoreMocks: true,
     // One worker thread runs all of a mutant's test files, sharing the database.

@@ -13,6 +13,7 @@ export default defineConfig({
     exclude: [
       ...configDefaults.exclude,
       'tests/server.*.test.ts',
+      'tests/api/**/*.test.ts',
       'tests/api*.test.ts',
       'tests/icon*.test.ts',
       'tests/images.test.ts',
