@@ -3,9 +3,9 @@ import { createAccounts } from './accounts.ts';
 import { type ApiConfig, readApiConfig } from './config.ts';
 import { type OpenDatabase, openDatabase } from './database/open.ts';
 import { fastifyTrustProxy, type TrustProxy } from './environment.ts';
-import { formsPlugin } from './forms.ts';
 import type { ApiLog } from './logSafe.ts';
 import { apiPlugin } from './plugin.ts';
+import { formsPlugin } from './routes/forms.ts';
 
 export interface ApiAppOptions {
   config?: ApiConfig;

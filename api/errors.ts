@@ -1,5 +1,13 @@
-import type { FastifyError } from 'fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { type ApiLog, loggable, loggablePath } from './logSafe.ts';
 import type { ApiErrorBody } from './types.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Clear wording for this route's validation failures (FieldMessages below). */
+    messages?: FieldMessages;
+  }
+}
 
 /** An answer other than success, with the message the person using the app will read. */
 export class HttpError extends Error {
@@ -116,4 +124,22 @@ function chosenMessage(messages: FieldMessages, field: string, keyword: string):
     if (chosen) return chosen;
   }
   return undefined;
+}
+
+/**
+ * The API's error handler: an HttpError as it says, a Fastify error it knows in the one error body shape
+ * (describeError), anything else a logged 500 that tells nothing of what failed. `bodyLimitBytes` is the
+ * default limit, for a route without one of its own.
+ */
+export function errorAnswers(log: ApiLog, bodyLimitBytes: number) {
+  return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    if (error instanceof HttpError) {
+      return reply.code(error.statusCode).headers(error.headers).send({ message: error.message });
+    }
+    const limit = request.routeOptions.bodyLimit ?? bodyLimitBytes;
+    const described = describeError(error, request.routeOptions.config?.messages, limit);
+    if (described) return reply.code(described.status).send(described.body);
+    log.error(`[demo-api] ${request.method} ${loggablePath(request.url)} failed:`, loggable(error));
+    return reply.code(500).send({ message: 'The demo API failed unexpectedly.' });
+  };
 }

@@ -1,20 +1,15 @@
 /**
  * Reports from the browser: errors the visitor was shown and samples of web vitals (src/platform/reporter.ts
- * sends them). POST /api/reports stores one; GET /api/reports lists them for `npm run reports` and
- * `npm run replay` when the server holds the embedded database, and only with REPORTS_TOKEN.
+ * sends them). What a report may hold, how it is stored and how long it is kept; the routes that take and list
+ * them (POST and GET /api/reports, their limits and answers) are ./routes/reports.ts.
  *
- * The trust boundary (docs/reports.md): anyone can send a report, so a report is a stranger's text. It is refused
- * (400) unless it looks like what the app's reporter sends: no control, line-separator or bidirectional character
- * in what it names (core/untrustedText.ts), a build id of the app's own shape, nesting at most MAX_JSON_DEPTH
- * deep, text PostgreSQL can store, numbers a browser can measure, a time near the server's clock, and `error` or
- * `vitals` as its kind says, never both. The route lives inside the API plugin, so its same-origin check,
- * JSON-only parsing and clear 400s apply; its body limit is 16 KiB (413 above). Each client address may send
- * `perAddress` reports per window and `vitalsPerRoute` vitals samples per route per vitals window (429 with
- * Retry-After), counted in the database so every server process shares the count; the address is never stored.
- * The table holds at most `maxCount` reports at any time: each insert drops the oldest beyond it.
+ * The trust boundary (docs/reports.md): anyone can send a report, so a report is a stranger's text. The schema
+ * below refuses it unless it looks like what the app's reporter sends: no control, line-separator or
+ * bidirectional character in what it names (core/untrustedText.ts), a build id of the app's own shape, numbers
+ * a browser can measure, and `error` or `vitals` as its kind says, never both. The table holds at most `maxCount`
+ * reports at any time: each insert drops the oldest beyond it.
  */
 import { randomBytes } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type Kysely, sql } from 'kysely';
 import {
   BUILD_ID_PATTERN,
@@ -23,11 +18,7 @@ import {
   visibleText,
 } from '../core/untrustedText.ts';
 import type { Database } from './database/schema.ts';
-import { type FieldMessages, HttpError } from './errors.ts';
-import { findUnstorableText, jsonDepthExceeds, MAX_JSON_DEPTH } from './jsonBody.ts';
-import { type DatabaseLimit, databaseLimit, digestKey, RateLimited } from './rateLimits.ts';
-import { errorBody } from './schemas.ts';
-import { bearerToken, sameSecret } from './secrets.ts';
+import { jsonDepthExceeds, MAX_JSON_DEPTH } from './jsonBody.ts';
 import type { ReportBody, StoredReport } from './types.ts';
 
 export interface ReportsConfig {
@@ -185,192 +176,34 @@ export const reportBodySchema = {
   ],
 } as const;
 
-const NOT_PLAIN = 'must be plain text: no control, line-separator or bidirectional characters';
-
-const reportMessages: FieldMessages = {
-  buildId: {
-    pattern: 'The build id must be one the app makes (base-36 time, a dash, 8 hex digits; or "dev").',
-  },
-  'route.name': { pattern: `The route name ${NOT_PLAIN}.` },
-  'route.path': {
-    pattern: `The route path must be a path starting with / with no query string or fragment, and ${NOT_PLAIN}.`,
-  },
-  'boot.path': {
-    pattern: `The boot path must be a path starting with / with no query string or fragment, and ${NOT_PLAIN}.`,
-  },
-  'boot.title': { pattern: `The boot title ${NOT_PLAIN}.` },
-  'error.name': { pattern: `The error's name ${NOT_PLAIN}.` },
-  'error.message': { pattern: `The error's message ${NOT_PLAIN}.` },
-  'events.*.type': { pattern: `An event's type ${NOT_PLAIN}.` },
-  state: {
-    '*': `The state must be a state value: names of at most 120 characters, nested objects of them, and ${NOT_PLAIN}.`,
-  },
-  events: { maxItems: `A report holds at most ${REPORT_DEFAULTS.maxEvents} events.` },
-  error: {
-    required: 'An error report must say what the error was ("error").',
-    'false schema': 'Only an error report carries an error ("error").',
-  },
-  vitals: {
-    required: 'A vitals report must hold at least one measurement ("vitals").',
-    'false schema': 'Only a vitals report carries measurements ("vitals").',
-  },
-  'vitals.*.value': {
-    maximum:
-      'A measurement is beyond what a browser measures (LCP, FCP and TTFB at most 120 s, INP 60 s, CLS 100).',
-  },
-  'vitals.*.attribution': { '*': `An attribution holds at most 8 short fields, and ${NOT_PLAIN}.` },
-};
-
-const storedResponse = {
-  201: {
-    type: 'object',
-    required: ['id'],
-    additionalProperties: false,
-    properties: { id: { type: 'string' } },
-  },
-  '4xx': errorBody,
-  '5xx': errorBody,
-} as const;
-
-export interface ReportRoutesOptions {
-  db: Kysely<Database>;
-  config: ReportsConfig;
-  now: () => number;
-  /** The client's address as the limits count it (./clientAddress.ts). */
-  addressOf: (request: FastifyRequest) => string;
-  log: Pick<Console, 'warn'>;
-}
-
-function tooMany(what: string, seconds: number): HttpError {
-  return new HttpError(429, `Too many ${what} from this address; try again in ${seconds} s.`, {
-    'retry-after': String(seconds),
-  });
-}
-
-/** Throws a 429 with the wait in Retry-After when `limit` refuses `key`. */
-async function take(limit: DatabaseLimit, key: string, what: string): Promise<void> {
-  try {
-    await limit.consume(key);
-  } catch (error) {
-    if (error instanceof RateLimited) throw tooMany(what, error.retryAfterSeconds);
-    throw error;
-  }
-}
-
 /**
- * Adds the report routes to the API plugin's own scope (called inside it, so its hooks, parsers and error
- * answers apply). Returns the pruning, which runs with the sessions'.
+ * Stores one report (already checked by the route) as received at `receivedAt`, then drops the oldest beyond
+ * `maxCount`, so the table never holds more whatever arrives between prunings. Returns its new id.
  */
-export function reportRoutes(app: FastifyInstance, options: ReportRoutesOptions) {
-  const { db, config, now, addressOf } = options;
-  const byAddress = databaseLimit(db, {
-    keyPrefix: 'report',
-    points: config.perAddress,
-    duration: config.windowSeconds,
-  });
-  const vitalsByRoute = databaseLimit(db, {
-    keyPrefix: 'vitals',
-    points: config.vitalsPerRoute,
-    duration: config.vitalsWindowSeconds,
-  });
-  const tokenGuesses = databaseLimit(db, {
-    keyPrefix: 'token',
-    points: REPORT_DEFAULTS.tokenGuesses,
-    duration: REPORT_DEFAULTS.tokenWindowSeconds,
-  });
-
-  app.post<{ Body: ReportBody }>(
-    '/reports',
-    {
-      bodyLimit: config.bodyLimitBytes,
-      schema: { body: reportBodySchema, response: storedResponse },
-      config: { messages: reportMessages },
-      // Before validation: text PostgreSQL cannot store, anywhere in the report (event payloads included).
-      preValidation: async (request) => {
-        const at = findUnstorableText(request.body);
-        if (at !== undefined) {
-          throw new HttpError(
-            400,
-            `The report holds text that is not well-formed Unicode or holds a NUL character (at "${at}").`,
-          );
-        }
-      },
-    },
-    async (request, reply) => {
-      const report = request.body;
-      const skewDays = Math.abs(report.time - now()) / 86_400_000;
-      if (skewDays > REPORT_DEFAULTS.maxClockSkewDays) {
-        throw new HttpError(
-          400,
-          `The report's time is more than ${REPORT_DEFAULTS.maxClockSkewDays} days from the server's clock.`,
-        );
-      }
-      const address = addressOf(request);
-      await take(byAddress, address, 'reports');
-      if (report.kind === 'vitals') {
-        await take(vitalsByRoute, digestKey(address, report.route.path), 'vitals samples for this page');
-      }
-      const id = randomBytes(9).toString('base64url');
-      await db
-        .insertInto('reports')
-        .values({
-          id,
-          receivedAt: new Date(now()),
-          kind: report.kind,
-          buildId: report.buildId,
-          routeName: report.route.name,
-          path: report.route.path,
-          errorName: report.error?.name ?? null,
-          errorMessage: report.error?.message ?? null,
-          errorStatus: report.error?.status ?? null,
-          body: JSON.stringify(report),
-        })
-        .execute();
-      // The table never holds more than maxCount reports, whatever arrives between prunings.
-      await dropBeyond(db, config.maxCount);
-      return reply.code(201).send({ id });
-    },
-  );
-
-  const { readToken } = config;
-  if (readToken !== null) {
-    app.get<{ Querystring: { id?: string; limit?: string } }>(
-      '/reports',
-      {
-        schema: {
-          querystring: {
-            type: 'object',
-            additionalProperties: false,
-            properties: {
-              id: { type: 'string', maxLength: 32 },
-              limit: { type: 'string', pattern: '^[1-9][0-9]{0,4}$' },
-            },
-          },
-        },
-      },
-      async (request) => {
-        const address = addressOf(request);
-        // Past the limit of wrong tokens an address is refused before its token is looked at.
-        const wait = await tokenGuesses.waitSeconds(address);
-        if (wait > 0) throw tooMany('wrong tokens', wait);
-        if (!sameSecret(bearerToken(request.headers.authorization), readToken)) {
-          await tokenGuesses.consume(address).catch((error: unknown) => {
-            if (!(error instanceof RateLimited)) throw error;
-          });
-          throw new HttpError(401, 'Reading reports needs the server’s REPORTS_TOKEN as a bearer token.', {
-            'www-authenticate': 'Bearer',
-          });
-        }
-        const limit = Math.min(Number(request.query.limit ?? 200), config.maxCount);
-        return {
-          reports: await listReports(db, { limit, id: request.query.id }, options.log),
-        };
-      },
-    );
-  }
-
-  // `on`: a transaction to run in (./pruning.ts).
-  return { prune: (on: Kysely<Database> = db) => pruneReports(on, config, now) };
+export async function storeReport(
+  db: Kysely<Database>,
+  report: ReportBody,
+  receivedAt: Date,
+  maxCount: number,
+): Promise<string> {
+  const id = randomBytes(9).toString('base64url');
+  await db
+    .insertInto('reports')
+    .values({
+      id,
+      receivedAt,
+      kind: report.kind,
+      buildId: report.buildId,
+      routeName: report.route.name,
+      path: report.route.path,
+      errorName: report.error?.name ?? null,
+      errorMessage: report.error?.message ?? null,
+      errorStatus: report.error?.status ?? null,
+      body: JSON.stringify(report),
+    })
+    .execute();
+  await dropBeyond(db, maxCount);
+  return id;
 }
 
 /** Deletes all but the newest `keep` reports; returns how many went. */

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs a command with TEST_DATABASE_URL pointing at a throw-away PostgreSQL server: a fresh cluster in a
 # temp folder on a free loopback port, stopped and deleted afterwards, whatever the command's outcome.
-#   scripts/ci/with-postgres.sh npx vitest run tests/server.api.test.ts
+#   scripts/ci/with-postgres.sh npx vitest run tests/api
 # Needs Debian's server binaries (`apt-get install postgresql`); PostgreSQL refuses to run as root,
 # so as root the cluster belongs to the `postgres` user the package creates.
 set -euo pipefail

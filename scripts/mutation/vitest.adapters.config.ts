@@ -25,7 +25,8 @@ export default defineConfig({
       'tests/build/staticStyles*.test.ts',
       // Real processes (the server, the report commands) run the unmutated source in a child process: no mutant
       // is active there, and each run of them takes seconds.
-      'tests/server/processes*.test.ts',
+      'tests/api/processes.test.ts',
+      'tests/api/scaleout.test.ts',
       'tests/scripts/reports/reports.cli.test.ts',
       // The build's artifact installed and run in a folder of its own (it needs a build), and the prerender's
       // data sources (embedded databases and API servers): no adapter code runs in either.

@@ -9,13 +9,16 @@ import { defineConfig } from 'vitest/config';
  * WebAssembly: 5 to 12 s apiece here, which made a run of the API's 1,500 mutants take days).
  * Left out: the server's tests (tests/server/) and the dev server's (tests/build/devEndpoints.test.ts), which reach
  * the API only through the whole server and open a database in a folder of their own; and real processes
- * (tests/server/, tests/scripts/reports/reports.cli.test.ts), where no mutant is active.
+ * (tests/api/processes.test.ts, tests/api/scaleout.test.ts, tests/scripts/reports/reports.cli.test.ts),
+ * where no mutant is active.
  */
 export default defineConfig({
   // The repository's root, not this folder: the tests' paths, and the names Stryker's results keep them under.
   root: fileURLToPath(new URL('../..', import.meta.url)),
   test: {
     include: ['tests/api/**/*.test.ts'],
+    // Real processes (api/main.ts run by tsx): no mutant is active in them.
+    exclude: ['tests/api/processes.test.ts', 'tests/api/scaleout.test.ts'],
     environment: 'node',
     restoreMocks: true,
     // One worker thread runs all of a mutant's test files, sharing the database.

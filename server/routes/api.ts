@@ -1,7 +1,7 @@
 /**
  * The demo API (api/plugin.ts, on Kysely over PGlite or PostgreSQL) inside the production server: the
  * database named by the API's own configuration (DATA_DIR or DATABASE_URL) is opened and migrated before the
- * server listens, and closed when it closes. The API answers under /api, its HTML forms (api/forms.ts) at
+ * server listens, and closed when it closes. The API answers under /api, its HTML forms (api/routes/forms.ts) at
  * `POST /login`, `/logout` and `/profile` (DEMO_API_DELAY_MS is the API's own setting). This is the only place the production server knows how the API
  * is built; its answers go through the server's hooks (security headers, request logs, compression).
  */
@@ -11,9 +11,9 @@ import type { FastifyPluginAsync } from 'fastify';
 import { type Accounts, createAccounts } from '../../api/accounts.ts';
 import { type ApiConfig, readApiConfig } from '../../api/config.ts';
 import { type OpenDatabase, openDatabase } from '../../api/database/open.ts';
-import { formsPlugin } from '../../api/forms.ts';
 import type { ApiLog } from '../../api/logSafe.ts';
 import { apiPlugin } from '../../api/plugin.ts';
+import { formsPlugin } from '../../api/routes/forms.ts';
 import { FORM_TEMPLATE_DIR } from '../../core/formState.ts';
 import type { MetricsSources } from '../plugins/metrics.ts';
 import { consoleLogger } from '../plugins/requestLog.ts';

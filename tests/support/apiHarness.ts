@@ -1,5 +1,6 @@
 // Test support for the demo API: databases to run it on (PGlite in memory always, PostgreSQL when
-// TEST_DATABASE_URL points at a server), and a small client over Fastify's inject.
+// TEST_DATABASE_URL points at a server), a small client over Fastify's inject, and `useApi`, the arrange block
+// every API test file starts from.
 
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
@@ -10,7 +11,7 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import getPort from 'get-port';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { createApiApp } from '../../api/app';
 import { type ApiConfig, testApiConfig } from '../../api/config';
 import { writeDemoData } from '../../api/database/demoData';
@@ -84,7 +85,7 @@ let dump: Promise<Blob> | undefined;
  * A migrated embedded database with the demo data, as PGlite's dump of its data folder: made once per machine and set of
  * migrations (a file in the temp folder), read once per test file. Creating an embedded database runs initdb
  * in WebAssembly, 5 to 12 s on a busy 2-core machine; loading a dump takes a fraction of that. The migrations
- * themselves are tested where a test opens a database from nothing (tests/server.database.test.ts).
+ * themselves are tested where a test opens a database from nothing (tests/api/database/).
  */
 export function migratedDump(): Promise<Blob> {
   dump ??= (async () => {
@@ -193,17 +194,16 @@ export interface ApiClient {
 
 export const ORIGIN = 'http://localhost';
 
+export interface ApiClientOptions {
+  config?: Partial<ApiConfig>;
+  now?: () => number;
+  log?: ApiLog;
+  sleep?: (ms: number) => Promise<void>;
+  loginTemplate?: () => Promise<string | undefined>;
+}
+
 /** The API on `database`, with a browser's same-origin headers on every state-changing request. */
-export async function apiClient(
-  database: OpenDatabase,
-  options: {
-    config?: Partial<ApiConfig>;
-    now?: () => number;
-    log?: ApiLog;
-    sleep?: (ms: number) => Promise<void>;
-    loginTemplate?: () => Promise<string | undefined>;
-  } = {},
-): Promise<ApiClient> {
+export async function apiClient(database: OpenDatabase, options: ApiClientOptions = {}): Promise<ApiClient> {
   const { app } = await createApiApp({
     config: testApiConfig(options.config),
     database,
@@ -234,6 +234,39 @@ export async function apiClient(
     },
     close: () => app.close(),
   };
+}
+
+/**
+ * The arrange block of an API test file, for a `describe` block: a test database of `kind` open for the block
+ * and back at the demo data before each test; `open()` for the API on it (with `defaults` under each call's
+ * options), every client closed after its test. With `startAt`, the API's clock is `clock.now`, set back to
+ * `startAt` before each test, for the test to move; without, the API reads the real time.
+ */
+export function useApi(
+  kind: DatabaseConfig['kind'],
+  { startAt, ...defaults }: ApiClientOptions & { startAt?: number } = {},
+) {
+  const database = useTestDatabase(kind);
+  const clients: ApiClient[] = [];
+  const clock = { now: startAt ?? 0 };
+  beforeEach(async () => {
+    if (startAt !== undefined) clock.now = startAt;
+    await resetDatabase(database());
+  });
+  afterEach(async () => {
+    await Promise.all(clients.splice(0).map((client) => client.close()));
+  });
+  const open = async (options: ApiClientOptions = {}): Promise<ApiClient> => {
+    const client = await apiClient(database(), {
+      ...(startAt !== undefined ? { now: () => clock.now } : {}),
+      ...defaults,
+      ...options,
+      config: { ...defaults.config, ...options.config },
+    });
+    clients.push(client);
+    return client;
+  };
+  return { database, clock, open };
 }
 
 export function ids(res: LightMyRequestResponse): number[] {

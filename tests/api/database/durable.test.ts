@@ -9,7 +9,7 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type OpenDatabase, openDatabase, PGLITE_START_PARAMS } from '../api/database/open';
+import { type OpenDatabase, openDatabase, PGLITE_START_PARAMS } from '../../../api/database/open';
 
 describe('the embedded database on a folder', { timeout: 120_000 }, () => {
   let parent: string;

@@ -7,10 +7,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { createApiApp } from '../api/app';
-import { testApiConfig } from '../api/config';
-import { migratedDump, ORIGIN, useTestDatabase } from './support/apiHarness';
-import { sampleReport } from './support/reportFixture';
+import { createApiApp } from '../../api/app';
+import { testApiConfig } from '../../api/config';
+import { migratedDump, ORIGIN, openTestDatabase, useTestDatabase } from '../support/apiHarness';
+import { sampleReport } from '../support/reportFixture';
 
 // Each test opens an embedded database of its own (a dump loaded, or a folder made): seconds on a busy machine.
 vi.setConfig({ testTimeout: 30_000 });
@@ -118,4 +118,31 @@ describe('createApiApp', () => {
       await app.close();
     });
   });
+});
+
+describe('createApiApp, on a database of its own for each test', () => {
+  // (That it closes a database it opened itself is left to the processes' tests: opening a second embedded
+  // database here would cost seconds for every mutant of the API's start-up.)
+  it('leaves a database it was given open when the app closes', async () => {
+    const given = await openTestDatabase('pglite');
+    try {
+      const close = vi.fn(async () => {});
+      const { app } = await createApiApp({ config: testApiConfig(), database: { ...given, close } });
+      await app.close();
+      expect(close).not.toHaveBeenCalled();
+    } finally {
+      await given.close();
+    }
+  }, 60_000);
+
+  it('fails to start, rather than serve half an app, when a route cannot be set up', async () => {
+    const database = await openTestDatabase('pglite');
+    try {
+      await expect(
+        createApiApp({ config: testApiConfig({ bodyLimitBytes: -1 }), database }),
+      ).rejects.toThrow();
+    } finally {
+      await database.close();
+    }
+  }, 60_000);
 });

@@ -4,19 +4,12 @@
 // answer is a 4xx with a message or a 201, never a 500; what is stored comes back exactly as it was sent.
 import fc from 'fast-check';
 import { sql } from 'kysely';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { testApiConfig } from '../api/config';
-import { REPORT_DEFAULTS, type ReportsConfig } from '../api/reports';
-import type { ReportBody, StoredReport } from '../api/types';
-import {
-  type ApiClient,
-  apiClient,
-  backends,
-  resetDatabase,
-  storedReports,
-  useTestDatabase,
-} from './support/apiHarness';
-import { sampleReport, sampleVitals } from './support/reportFixture';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { testApiConfig } from '../../../api/config';
+import { REPORT_DEFAULTS, type ReportsConfig } from '../../../api/reports';
+import type { ReportBody, StoredReport } from '../../../api/types';
+import { type ApiClient, backends, storedReports, useApi } from '../../support/apiHarness';
+import { sampleReport, sampleVitals } from '../../support/reportFixture';
 
 const NOW = Date.UTC(2026, 0, 1);
 const TOKEN = 'a-read-token-of-thirty-two-chars';
@@ -39,21 +32,18 @@ const HOSTILE = {
 };
 
 describe.each(backends())('hostile reports on %s', (kind) => {
-  const database = useTestDatabase(kind);
-  const clients: ApiClient[] = [];
   const errors: unknown[][] = [];
   const warnings: unknown[][] = [];
-  let now = NOW;
-  const open = async (reports: Partial<ReportsConfig> = {}) => {
-    const base = testApiConfig();
-    const client = await apiClient(database(), {
-      now: () => now,
-      config: { reports: { ...base.reports, readToken: TOKEN, ...reports } },
-      log: { error: (...args) => errors.push(args), warn: (...args) => warnings.push(args) },
-    });
-    clients.push(client);
-    return client;
-  };
+  const {
+    database,
+    clock,
+    open: openApi,
+  } = useApi(kind, {
+    startAt: NOW,
+    log: { error: (...args) => errors.push(args), warn: (...args) => warnings.push(args) },
+  });
+  const open = (reports: Partial<ReportsConfig> = {}) =>
+    openApi({ config: { reports: { ...testApiConfig().reports, readToken: TOKEN, ...reports } } });
   const post = (api: ApiClient, payload: unknown, address = '127.0.0.1') =>
     api.app.inject({
       method: 'POST',
@@ -75,14 +65,9 @@ describe.each(backends())('hostile reports on %s', (kind) => {
     });
   const stored = () => storedReports(database());
 
-  beforeEach(async () => {
-    now = NOW;
+  beforeEach(() => {
     errors.length = 0;
     warnings.length = 0;
-    await resetDatabase(database());
-  });
-  afterEach(async () => {
-    await Promise.all(clients.splice(0).map((client) => client.close()));
   });
 
   const fields: [string, (text: string) => Partial<ReportBody>][] = [
@@ -103,7 +88,7 @@ describe.each(backends())('hostile reports on %s', (kind) => {
 
   it.each(cases)('refuses %s holding %s with 400 and a message', async (_field, _what, change) => {
     const api = await open();
-    const res = await post(api, sampleReport(change, now));
+    const res = await post(api, sampleReport(change, clock.now));
     expect(res.statusCode).toBe(400);
     expect((res.json() as { message: string }).message).toMatch(/\.$/);
     expect(await stored()).toBe(0);
@@ -113,7 +98,7 @@ describe.each(backends())('hostile reports on %s', (kind) => {
   it('says which part of the report holds the text, in words', async () => {
     const api = await open();
     const message = async (change: Partial<ReportBody>) =>
-      ((await post(api, sampleReport(change, now))).json() as { message: string }).message;
+      ((await post(api, sampleReport(change, clock.now))).json() as { message: string }).message;
     expect(await message({ error: { name: 'E', message: 'a\u001b[2Kb', status: 500 } })).toBe(
       "The error's message must be plain text: no control, line-separator or bidirectional characters.",
     );
@@ -135,7 +120,7 @@ describe.each(backends())('hostile reports on %s', (kind) => {
   it('takes a build id of the shape the build makes, and "dev"', async () => {
     const api = await open();
     for (const buildId of ['dev', 'mhx3k2a1-0a1b2c3d', 'z-00000000'])
-      expect((await post(api, sampleReport({ buildId }, now))).statusCode).toBe(201);
+      expect((await post(api, sampleReport({ buildId }, clock.now))).statusCode).toBe(201);
     for (const buildId of [
       '',
       'DEV',
@@ -144,7 +129,7 @@ describe.each(backends())('hostile reports on %s', (kind) => {
       'mhx3k2a1-0a1b2c3',
       `${'a'.repeat(13)}-00000000`,
     ])
-      expect((await post(api, sampleReport({ buildId }, now))).statusCode).toBe(400);
+      expect((await post(api, sampleReport({ buildId }, clock.now))).statusCode).toBe(400);
   });
 
   it.each([
@@ -158,7 +143,7 @@ describe.each(backends())('hostile reports on %s', (kind) => {
   ])('refuses %s with 400 before anything recursive reads it', async (_name, marker, inner) => {
     const api = await open();
     const [field] = Object.keys(marker) as [string];
-    const text = JSON.stringify(sampleReport({}, now)).replace(
+    const text = JSON.stringify(sampleReport({}, clock.now)).replace(
       new RegExp(`"${field}":(\\{[^}]*\\}|\\[[^\\]]*\\])`),
       `"${field}":${inner}`,
     );
@@ -172,10 +157,10 @@ describe.each(backends())('hostile reports on %s', (kind) => {
   it('takes a state as deep as a machine has, and nesting up to the limit', async () => {
     const api = await open();
     const deep = { navigation: { loading: { page: { retry: 'waiting' } } }, errors: 'none' };
-    expect((await post(api, sampleReport({ state: deep }, now))).statusCode).toBe(201);
+    expect((await post(api, sampleReport({ state: deep }, clock.now))).statusCode).toBe(201);
     // The body is one level, events two, an event three: 13 more levels fit under 16.
     const events = JSON.parse(`[{"type":"nav.go","x":${nested(13, true)}}]`);
-    expect((await post(api, sampleReport({ events }, now))).statusCode).toBe(201);
+    expect((await post(api, sampleReport({ events }, clock.now))).statusCode).toBe(201);
   });
 
   it.each([
@@ -186,7 +171,7 @@ describe.each(backends())('hostile reports on %s', (kind) => {
     ['a negative value', [{ name: 'CLS', value: -1, rating: 'good' }]],
   ])('refuses a vitals sample with %s', async (_name, vitals) => {
     const api = await open();
-    const res = await post(api, sampleVitals({ vitals: vitals as ReportBody['vitals'] }, now));
+    const res = await post(api, sampleVitals({ vitals: vitals as ReportBody['vitals'] }, clock.now));
     expect(res.statusCode).toBe(400);
     expect(await stored()).toBe(0);
   });
@@ -199,36 +184,46 @@ describe.each(backends())('hostile reports on %s', (kind) => {
       { name: 'INP', value: 60_000, rating: 'poor' },
       { name: 'CLS', value: 100, rating: 'poor' },
     ] as ReportBody['vitals'];
-    expect((await post(api, sampleVitals({ vitals }, now))).statusCode).toBe(201);
+    expect((await post(api, sampleVitals({ vitals }, clock.now))).statusCode).toBe(201);
     expect(
-      (await post(api, sampleVitals({ vitals: [{ name: 'LCP', value: 120_000.5, rating: 'poor' }] }, now)))
-        .statusCode,
+      (
+        await post(
+          api,
+          sampleVitals({ vitals: [{ name: 'LCP', value: 120_000.5, rating: 'poor' }] }, clock.now),
+        )
+      ).statusCode,
     ).toBe(400);
   });
 
   it('refuses a time far from the server clock, and 1e308', async () => {
     const api = await open();
     const day = 86_400_000;
-    expect((await post(api, sampleReport({}, now - 7 * day))).statusCode).toBe(201);
-    expect((await post(api, sampleReport({}, now + 7 * day))).statusCode).toBe(201);
-    const late = await post(api, sampleReport({}, now - 7 * day - 1));
+    expect((await post(api, sampleReport({}, clock.now - 7 * day))).statusCode).toBe(201);
+    expect((await post(api, sampleReport({}, clock.now + 7 * day))).statusCode).toBe(201);
+    const late = await post(api, sampleReport({}, clock.now - 7 * day - 1));
     expect(late.statusCode).toBe(400);
     expect(late.json()).toEqual({
       message: "The report's time is more than 7 days from the server's clock.",
     });
-    expect((await post(api, sampleReport({}, now + 8 * day))).statusCode).toBe(400);
+    expect((await post(api, sampleReport({}, clock.now + 8 * day))).statusCode).toBe(400);
     expect(
-      (await post(api, JSON.stringify(sampleReport({}, now)).replace(/"time":\d+/, '"time":1e308')))
+      (await post(api, JSON.stringify(sampleReport({}, clock.now)).replace(/"time":\d+/, '"time":1e308')))
         .statusCode,
     ).toBe(400);
   });
 
   it('keeps the kinds apart: vitals only on a vitals report, an error only on an error report', async () => {
     const api = await open();
-    const both = await post(api, { ...sampleReport({}, now), vitals: sampleVitals({}, now).vitals });
+    const both = await post(api, {
+      ...sampleReport({}, clock.now),
+      vitals: sampleVitals({}, clock.now).vitals,
+    });
     expect(both.statusCode).toBe(400);
     expect(both.json()).toEqual({ message: 'Only a vitals report carries measurements ("vitals").' });
-    const vitalsWithError = await post(api, { ...sampleVitals({}, now), error: sampleReport({}, now).error });
+    const vitalsWithError = await post(api, {
+      ...sampleVitals({}, clock.now),
+      error: sampleReport({}, clock.now).error,
+    });
     expect(vitalsWithError.statusCode).toBe(400);
     expect(vitalsWithError.json()).toEqual({ message: 'Only an error report carries an error ("error").' });
     expect(await stored()).toBe(0);
@@ -271,12 +266,12 @@ describe.each(backends())('hostile reports on %s', (kind) => {
       fc.record({
         boot: fc.oneof(json, fc.record({ path: text.map((t) => `/${t}`), title: fc.option(text) })),
       }),
-      fc.record({ time: fc.oneof(fc.constant(now), fc.double(), fc.integer()) }),
+      fc.record({ time: fc.oneof(fc.constant(clock.now), fc.double(), fc.integer()) }),
       fc.record({ kind: fc.oneof(text, fc.constant('vitals')), vitals: json }),
     );
     await fc.assert(
       fc.asyncProperty(fc.array(field, { minLength: 1, maxLength: 3 }), async (changes) => {
-        const res = await post(api, Object.assign(sampleReport({}, now), ...changes));
+        const res = await post(api, Object.assign(sampleReport({}, clock.now), ...changes));
         expect([201, 400, 413, 415, 429]).toContain(res.statusCode);
       }),
       { numRuns: 120 },
@@ -300,25 +295,27 @@ describe.each(backends())('hostile reports on %s', (kind) => {
           { type: 'xstate.error.actor.loadPage', error: { $error: 'm', status_code: 500, kind: 'http' } },
         ],
       },
-      now,
+      clock.now,
     );
     const { id } = (await post(api, report)).json() as { id: string };
     const res = await list(api);
     expect(res.statusCode).toBe(200);
     expect((res.json() as { reports: StoredReport[] }).reports).toEqual([
-      { ...report, id, receivedAt: new Date(now).toISOString() },
+      { ...report, id, receivedAt: new Date(clock.now).toISOString() },
     ]);
   });
 
   it('answers the listing with 200 when a row in the table holds a report nested 2,600 deep', async () => {
     const api = await open();
-    const { id } = (await post(api, sampleReport({}, now))).json() as { id: string };
-    const deep = JSON.stringify(sampleReport({}, now)).replace(
+    const { id } = (await post(api, sampleReport({}, clock.now))).json() as { id: string };
+    const deep = JSON.stringify(sampleReport({}, clock.now)).replace(
       /"state":\{[^}]*\}/,
       `"state":${nested(2_600)}`,
     );
     await sql`insert into reports (id, received_at, kind, build_id, path, body)
-      values ('planted', ${new Date(now + 1)}, 'error', 'dev', '/', ${deep}::jsonb)`.execute(database().db);
+      values ('planted', ${new Date(clock.now + 1)}, 'error', 'dev', '/', ${deep}::jsonb)`.execute(
+      database().db,
+    );
     const res = await list(api);
     expect(res.statusCode).toBe(200);
     expect((res.json() as { reports: StoredReport[] }).reports.map((report) => report.id)).toEqual([id]);
@@ -328,8 +325,8 @@ describe.each(backends())('hostile reports on %s', (kind) => {
   it('keeps the table at maxCount whatever arrives between prunings', async () => {
     const api = await open({ maxCount: 5, perAddress: 1_000 });
     for (let i = 0; i < 12; i += 1) {
-      now += 1;
-      expect((await post(api, sampleReport({}, now), `192.0.2.${i}`)).statusCode).toBe(201);
+      clock.now += 1;
+      expect((await post(api, sampleReport({}, clock.now), `192.0.2.${i}`)).statusCode).toBe(201);
     }
     expect(await stored()).toBe(5);
   });
@@ -339,31 +336,33 @@ describe.each(backends())('hostile reports on %s', (kind) => {
     const second = await open({ perAddress: 3 });
     const statuses = [];
     for (const api of [first, second, first, second])
-      statuses.push((await post(api, sampleReport({}, now))).statusCode);
+      statuses.push((await post(api, sampleReport({}, clock.now))).statusCode);
     expect(statuses).toEqual([201, 201, 201, 429]);
-    expect((await post(second, sampleReport({}, now), '192.0.2.44')).statusCode).toBe(201);
+    expect((await post(second, sampleReport({}, clock.now), '192.0.2.44')).statusCode).toBe(201);
   });
 
   it('counts one IPv6 client by its /64, and an IPv4-mapped address as its IPv4 address', async () => {
     const api = await open({ perAddress: 2 });
-    expect((await post(api, sampleReport({}, now), '2001:db8:1:2::a')).statusCode).toBe(201);
-    expect((await post(api, sampleReport({}, now), '2001:db8:1:2:ffff:ffff:ffff:ffff')).statusCode).toBe(201);
-    expect((await post(api, sampleReport({}, now), '2001:db8:1:2::b')).statusCode).toBe(429);
-    expect((await post(api, sampleReport({}, now), '2001:db8:1:3::a')).statusCode).toBe(201);
-    expect((await post(api, sampleReport({}, now), '::ffff:192.0.2.200')).statusCode).toBe(201);
-    expect((await post(api, sampleReport({}, now), '192.0.2.200')).statusCode).toBe(201);
-    expect((await post(api, sampleReport({}, now), '::ffff:192.0.2.200')).statusCode).toBe(429);
+    expect((await post(api, sampleReport({}, clock.now), '2001:db8:1:2::a')).statusCode).toBe(201);
+    expect(
+      (await post(api, sampleReport({}, clock.now), '2001:db8:1:2:ffff:ffff:ffff:ffff')).statusCode,
+    ).toBe(201);
+    expect((await post(api, sampleReport({}, clock.now), '2001:db8:1:2::b')).statusCode).toBe(429);
+    expect((await post(api, sampleReport({}, clock.now), '2001:db8:1:3::a')).statusCode).toBe(201);
+    expect((await post(api, sampleReport({}, clock.now), '::ffff:192.0.2.200')).statusCode).toBe(201);
+    expect((await post(api, sampleReport({}, clock.now), '192.0.2.200')).statusCode).toBe(201);
+    expect((await post(api, sampleReport({}, clock.now), '::ffff:192.0.2.200')).statusCode).toBe(429);
   });
 
   it('takes a few vitals samples per address and route per window: one address cannot set the p75', async () => {
     const api = await open({ vitalsPerRoute: 3, vitalsWindowSeconds: 600 });
     const statuses = [];
-    for (let i = 0; i < 5; i += 1) statuses.push((await post(api, sampleVitals({}, now))).statusCode);
+    for (let i = 0; i < 5; i += 1) statuses.push((await post(api, sampleVitals({}, clock.now))).statusCode);
     expect(statuses).toEqual([201, 201, 201, 429, 429]);
-    const otherRoute = sampleVitals({ route: { name: 'index', path: '/' } }, now);
+    const otherRoute = sampleVitals({ route: { name: 'index', path: '/' } }, clock.now);
     expect((await post(api, otherRoute)).statusCode).toBe(201);
     // Error reports are not vitals: they keep their own budget.
-    expect((await post(api, sampleReport({}, now))).statusCode).toBe(201);
+    expect((await post(api, sampleReport({}, clock.now))).statusCode).toBe(201);
   });
 
   it('limits wrong read tokens per address, and then refuses even the right one from there', async () => {

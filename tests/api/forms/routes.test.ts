@@ -1,22 +1,16 @@
 // @vitest-environment node
-// The HTML form routes (api/forms.ts): POST /login, /logout and /profile as a browser posts them without
-// JavaScript, and that they run the very functions the JSON API runs (api/accounts.ts).
+// The HTML form routes (api/routes/forms.ts, over api/forms.ts): POST /login, /logout and /profile as a browser
+// posts them without JavaScript, and that they run the very functions the JSON API runs (api/accounts.ts).
 import fastifyCookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createAccounts } from '../api/accounts';
-import { testApiConfig } from '../api/config';
-import { fillLoginTemplate, formsPlugin, parseFormBody, shellForSignedIn } from '../api/forms';
-import { apiPlugin } from '../api/plugin';
-import { FORM_PLACEHOLDERS, FORM_STATE_ID } from '../core/formState';
-import {
-  type ApiClient,
-  apiClient,
-  backends,
-  ORIGIN,
-  resetDatabase,
-  useTestDatabase,
-} from './support/apiHarness';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { createAccounts } from '../../../api/accounts';
+import { testApiConfig } from '../../../api/config';
+import { fillLoginTemplate, parseFormBody, shellForSignedIn } from '../../../api/forms';
+import { apiPlugin } from '../../../api/plugin';
+import { formsPlugin } from '../../../api/routes/forms';
+import { FORM_PLACEHOLDERS, FORM_STATE_ID } from '../../../core/formState';
+import { type ApiClient, apiClient, backends, ORIGIN, useApi } from '../../support/apiHarness';
 
 const TEMPLATE = `<!doctype html><html><body><div id="root"><div role="alert">${FORM_PLACEHOLDERS.error}</div><input name="email" value="${FORM_PLACEHOLDERS.email}"></div></body></html>`;
 const FORM = 'application/x-www-form-urlencoded';
@@ -69,7 +63,7 @@ describe('fillLoginTemplate and replacement patterns', () => {
 });
 
 describe.each(backends())('form routes on %s', (kind) => {
-  const database = useTestDatabase(kind);
+  const { database, open } = useApi(kind, { loginTemplate: async () => TEMPLATE });
   let api: ApiClient;
   const post = (
     url: string,
@@ -87,10 +81,8 @@ describe.each(backends())('form routes on %s', (kind) => {
   const signInForm = (fields: Record<string, string>, query = '') => post(`/login${query}`, form(fields));
 
   beforeEach(async () => {
-    await resetDatabase(database());
-    api = await apiClient(database(), { loginTemplate: async () => TEMPLATE });
+    api = await open();
   });
-  afterEach(() => api.close());
 
   it('signs in with a 303 to /home, a fresh HTTP-only session cookie, and no cache', async () => {
     const res = await signInForm({ email: 'demo@example.com', password: 'demo-password' });
@@ -404,8 +396,7 @@ describe.each(backends())('form routes on %s', (kind) => {
 });
 
 describe.each(backends())('one function, two adapters, on %s', (kind) => {
-  const database = useTestDatabase(kind);
-  beforeEach(() => resetDatabase(database()));
+  const { database } = useApi(kind);
 
   /** The JSON API under /api and the form routes at the root, over the same accounts functions. */
   async function registerApiAndForms(

@@ -8,13 +8,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createApiApp } from '../api/app';
-import { readApiConfig } from '../api/config';
-import { writeDemoData } from '../api/database/demoData';
-import { migrations } from '../api/database/migrations/index';
-import { DatabaseOpenError, type OpenDatabase } from '../api/database/open';
-import seed from '../api/fixtures/seed.json' with { type: 'json' };
-import { backends, freshPostgresDatabase } from './support/apiHarness';
+import { createApiApp } from '../../../api/app';
+import { readApiConfig } from '../../../api/config';
+import { writeDemoData } from '../../../api/database/demoData';
+import { migrations } from '../../../api/database/migrations/index';
+import { DatabaseOpenError, type OpenDatabase } from '../../../api/database/open';
+import seed from '../../../api/fixtures/seed.json' with { type: 'json' };
+import { backends, freshPostgresDatabase } from '../../support/apiHarness';
 
 type Env = Record<string, string>;
 

@@ -1,36 +1,20 @@
 // @vitest-environment node
 // POST /api/reports: what is stored, and every kind of hostile report refused with a clear answer
 // (oversize, wrong type, cross-origin, flood); retention by count and age; the token-only listing.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readApiConfig, testApiConfig } from '../api/config';
-import { REPORT_DEFAULTS, type ReportsConfig } from '../api/reports';
-import type { ReportBody, StoredReport } from '../api/types';
-import {
-  type ApiClient,
-  apiClient,
-  backends,
-  resetDatabase,
-  storedReports,
-  useTestDatabase,
-} from './support/apiHarness';
-import { BUILD_ID, sampleReport, sampleVitals } from './support/reportFixture';
+import { describe, expect, it } from 'vitest';
+import { readApiConfig, testApiConfig } from '../../../api/config';
+import { REPORT_DEFAULTS, type ReportsConfig } from '../../../api/reports';
+import type { ReportBody, StoredReport } from '../../../api/types';
+import { type ApiClient, backends, storedReports, useApi } from '../../support/apiHarness';
+import { BUILD_ID, sampleReport, sampleVitals } from '../../support/reportFixture';
 
 const DAY = 86_400_000;
 const READ_TOKEN = 'a-read-token-of-thirty-two-chars';
 
 describe.each(backends())('reports on %s', (kind) => {
-  const database = useTestDatabase(kind);
-  const clients: ApiClient[] = [];
-  let now = Date.UTC(2026, 0, 1);
-  const open = async (reports: Partial<ReportsConfig> = {}) => {
-    const base = testApiConfig();
-    const client = await apiClient(database(), {
-      now: () => now,
-      config: { reports: { ...base.reports, ...reports } },
-    });
-    clients.push(client);
-    return client;
-  };
+  const { database, clock, open: openApi } = useApi(kind, { startAt: Date.UTC(2026, 0, 1) });
+  const open = (reports: Partial<ReportsConfig> = {}) =>
+    openApi({ config: { reports: { ...testApiConfig().reports, ...reports } } });
   const post = (api: ApiClient, payload: unknown, headers: Record<string, string | undefined> = {}) =>
     api.request({
       method: 'POST',
@@ -39,14 +23,6 @@ describe.each(backends())('reports on %s', (kind) => {
       payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
     });
   const storedCount = () => storedReports(database());
-
-  beforeEach(async () => {
-    now = Date.UTC(2026, 0, 1);
-    await resetDatabase(database());
-  });
-  afterEach(async () => {
-    await Promise.all(clients.splice(0).map((client) => client.close()));
-  });
 
   it('stores an error report with its events, and keeps no address or cookie', async () => {
     const api = await open();
@@ -188,10 +164,10 @@ describe.each(backends())('reports on %s', (kind) => {
 
   it('keeps at most maxCount reports at every insert, the newest', async () => {
     const api = await open({ maxCount: 3, perAddress: 100 });
-    const start = now;
+    const start = clock.now;
     for (let day = 0; day < 6; day++) {
-      now = start + day * DAY;
-      expect((await post(api, sampleReport({}, now))).statusCode).toBe(201);
+      clock.now = start + day * DAY;
+      expect((await post(api, sampleReport({}, clock.now))).statusCode).toBe(201);
       expect(await storedCount()).toBe(Math.min(day + 1, 3));
     }
     const left = await database().db.selectFrom('reports').select('body').orderBy('receivedAt').execute();
@@ -202,14 +178,14 @@ describe.each(backends())('reports on %s', (kind) => {
 
   it('deletes reports older than maxAgeDays and beyond maxCount at each pruning', async () => {
     const api = await open({ perAddress: 100 });
-    const start = now;
+    const start = clock.now;
     for (let day = 0; day < 6; day++) {
-      now = start + day * DAY;
-      expect((await post(api, sampleReport({}, now))).statusCode).toBe(201);
+      clock.now = start + day * DAY;
+      expect((await post(api, sampleReport({}, clock.now))).statusCode).toBe(201);
     }
-    now = start + 9 * DAY;
-    const { pruneReports } = await import('../api/reports');
-    const removed = await pruneReports(database().db, { maxCount: 3, maxAgeDays: 7 }, () => now);
+    clock.now = start + 9 * DAY;
+    const { pruneReports } = await import('../../../api/reports');
+    const removed = await pruneReports(database().db, { maxCount: 3, maxAgeDays: 7 }, () => clock.now);
     // Days 0 and 1 are past seven days; of days 2-5 the newest three stay.
     expect(removed).toBe(3);
     const left = await database().db.selectFrom('reports').select('body').orderBy('receivedAt').execute();
@@ -253,11 +229,11 @@ describe.each(backends())('reports on %s', (kind) => {
     });
     expect(res.statusCode).toBe(200);
     const { reports } = res.json() as { reports: StoredReport[] };
-    expect(reports).toEqual([{ ...sampleReport(), id, receivedAt: new Date(now).toISOString() }]);
+    expect(reports).toEqual([{ ...sampleReport(), id, receivedAt: new Date(clock.now).toISOString() }]);
 
     // Without an id: every report, the newest first; the scheme's name in any case.
-    now += 1000;
-    const second = (await post(api, sampleReport({ buildId: 'mhx3k2a2-0a1b2c3d' }, now))).json() as {
+    clock.now += 1000;
+    const second = (await post(api, sampleReport({ buildId: 'mhx3k2a2-0a1b2c3d' }, clock.now))).json() as {
       id: string;
     };
     const all = await api.request({

@@ -1,12 +1,12 @@
 // @vitest-environment node
 // The API's error answers as a function (api/errors.ts `describeError`): every Fastify error it knows by its code
 // alone, the JSON parser's plain SyntaxError, and the messages of a schema error whatever part of the request it
-// is in. The same answers through HTTP are in tests/server.api.input.test.ts; these pin the function itself,
+// is in. The same answers through HTTP are in tests/api/input.test.ts; these pin the function itself,
 // including what Fastify does not send today (a code without its status), so that a change to it shows here.
 // Also the sign-in's decoy check (api/passwords.ts): with no such account a real hash is still verified.
 import type { FastifyError } from 'fastify';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { describeError } from '../api/errors';
+import { describeError } from '../../api/errors';
 
 /** A Fastify error with only the fields given. */
 function fastifyError(fields: Partial<FastifyError>): FastifyError {
@@ -59,7 +59,7 @@ describe('the decoy check of a sign-in without an account', () => {
       verify.mockImplementation(argon2.verify);
       return { ...argon2, verify };
     });
-    const { Passwords } = await import('../api/passwords');
+    const { Passwords } = await import('../../api/passwords');
     const passwords = new Passwords({ memoryCost: 1024, timeCost: 1, parallelism: 1 });
     expect(await passwords.check('a guess', undefined)).toEqual({ ok: false, needsRehash: false });
     expect(verify).toHaveBeenCalledTimes(1);

@@ -1,13 +1,13 @@
 // @vitest-environment node
-// The edges of the report routes (api/reports.ts) that tests/server.api.reports.test.ts leaves open: the wait a
-// flooding address is told, the read token's scheme, the listing's query refused when malformed, and one
+// The edges of the report routes (api/routes/reports.ts) that tests/api/reports/routes.test.ts leaves open: the
+// wait a flooding address is told, the read token's scheme, the listing's query refused when malformed, and one
 // report picked out of several by its id.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { testApiConfig } from '../api/config';
-import type { ReportsConfig } from '../api/reports';
-import type { ReportBody, StoredReport } from '../api/types';
-import { type ApiClient, apiClient, resetDatabase, useTestDatabase } from './support/apiHarness';
-import { sampleReport } from './support/reportFixture';
+import { describe, expect, it } from 'vitest';
+import { testApiConfig } from '../../../api/config';
+import type { ReportsConfig } from '../../../api/reports';
+import type { ReportBody, StoredReport } from '../../../api/types';
+import { type ApiClient, useApi } from '../../support/apiHarness';
+import { sampleReport } from '../../support/reportFixture';
 
 const TOKEN = 'a-read-token-of-thirty-two-chars';
 
@@ -16,18 +16,9 @@ const report = (buildId: string) =>
   sampleReport({ buildId, route: { name: 'index', path: '/' }, state: 'settled', events: [] });
 
 describe('report routes, their edges', () => {
-  const database = useTestDatabase('pglite');
-  const clients: ApiClient[] = [];
-  let now = Date.UTC(2026, 0, 1);
-  const open = async (reports: Partial<ReportsConfig> = {}) => {
-    const base = testApiConfig();
-    const client = await apiClient(database(), {
-      now: () => now,
-      config: { reports: { ...base.reports, readToken: TOKEN, ...reports } },
-    });
-    clients.push(client);
-    return client;
-  };
+  const { clock, open: openApi } = useApi('pglite', { startAt: Date.UTC(2026, 0, 1) });
+  const open = (reports: Partial<ReportsConfig> = {}) =>
+    openApi({ config: { reports: { ...testApiConfig().reports, readToken: TOKEN, ...reports } } });
   const post = (api: ApiClient, body: ReportBody) =>
     api.request({
       method: 'POST',
@@ -37,14 +28,6 @@ describe('report routes, their edges', () => {
     });
   const list = (api: ApiClient, query: string, authorization = `Bearer ${TOKEN}`) =>
     api.request({ method: 'GET', url: `/api/reports${query}`, headers: { authorization } });
-
-  beforeEach(async () => {
-    now = Date.UTC(2026, 0, 1);
-    await resetDatabase(database());
-  });
-  afterEach(async () => {
-    await Promise.all(clients.splice(0).map((client) => client.close()));
-  });
 
   it('tells a flooding address to wait out the rest of the window, in whole seconds', async () => {
     const api = await open({ perAddress: 1, windowSeconds: 90 });
@@ -60,7 +43,7 @@ describe('report routes, their edges', () => {
     const api = await open();
     const ids: string[] = [];
     for (const n of [1, 2, 3]) {
-      now += 1000;
+      clock.now += 1000;
       ids.push(((await post(api, report(build(n)))).json() as { id: string }).id);
     }
     const res = await list(api, `?id=${ids[1]}`);

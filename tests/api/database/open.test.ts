@@ -14,7 +14,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'kysely';
 import { Migrator, NO_MIGRATIONS } from 'kysely/migration';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { migrations } from '../api/database/migrations/index';
+import { migrations } from '../../../api/database/migrations/index';
 import {
   type DatabaseConfig,
   DatabaseOpenError,
@@ -24,10 +24,10 @@ import {
   type OpenOptions,
   openDatabase,
   redact,
-} from '../api/database/open';
-import seed from '../api/fixtures/seed.json' with { type: 'json' };
-import { Passwords } from '../api/passwords';
-import { migratedDump, WITH_DEMO_DATA } from './support/apiHarness';
+} from '../../../api/database/open';
+import seed from '../../../api/fixtures/seed.json' with { type: 'json' };
+import { Passwords } from '../../../api/passwords';
+import { migratedDump, WITH_DEMO_DATA } from '../../support/apiHarness';
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {

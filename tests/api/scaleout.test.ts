@@ -10,9 +10,9 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { CamelCasePlugin, Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { testApiConfig } from '../api/config';
-import type { OpenDatabase } from '../api/database/open';
-import type { Database } from '../api/database/schema';
+import { testApiConfig } from '../../api/config';
+import type { OpenDatabase } from '../../api/database/open';
+import type { Database } from '../../api/database/schema';
 import {
   type ApiClient,
   apiClient,
@@ -20,8 +20,8 @@ import {
   freshPostgresDatabase,
   openTestDatabase,
   POSTGRES_URL,
-} from './support/apiHarness';
-import { sampleReport } from './support/reportFixture';
+} from '../support/apiHarness';
+import { sampleReport } from '../support/reportFixture';
 
 const STARTUP_MS = 90_000;
 /** Long enough for a loaded machine: the load's pace is not what is tested. */

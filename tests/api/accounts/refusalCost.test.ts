@@ -4,9 +4,9 @@
 // parameters. The seed's accounts used to hash with scrypt, a different cost that told them apart (41 ms
 // against 16). Structural, not timed: a spy on the argon2 binding counts and reads each verify.
 import * as argon2 from '@node-rs/argon2';
-import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { OWASP_ARGON2ID, Passwords } from '../api/passwords';
-import { type ApiClient, apiClient, backends, resetDatabase, useTestDatabase } from './support/apiHarness';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { OWASP_ARGON2ID, Passwords } from '../../../api/passwords';
+import { type ApiClient, backends, useApi } from '../../support/apiHarness';
 
 vi.mock('@node-rs/argon2', async (importOriginal) => {
   const real = await importOriginal<typeof import('@node-rs/argon2')>();
@@ -16,12 +16,11 @@ vi.mock('@node-rs/argon2', async (importOriginal) => {
 vi.setConfig({ testTimeout: 30_000 });
 
 describe.each(backends())('refused sign-ins on %s', (kind) => {
-  const database = useTestDatabase(kind);
+  const { database, open } = useApi(kind);
   let api: ApiClient;
 
   beforeEach(async () => {
-    await resetDatabase(database());
-    api = await apiClient(database());
+    api = await open();
     await database()
       .db.insertInto('users')
       .values({
@@ -38,7 +37,6 @@ describe.each(backends())('refused sign-ins on %s', (kind) => {
       .where('id', '=', 'u2')
       .execute();
   });
-  afterAll(async () => api?.close());
 
   /** The argon2 work one refused sign-in did: the parameters of each hash it verified, and hashes made. */
   async function refusal(email: string, password: string) {

@@ -6,15 +6,14 @@
  */
 import { sql } from 'kysely';
 import pg from 'pg';
-import { afterEach, describe, expect, it } from 'vitest';
-import { PRUNE_LOCK_KEY, pruneInOneInstance } from '../api/pruning';
-import { apiClient, backends, POSTGRES_URL, resetDatabase, useTestDatabase } from './support/apiHarness';
+import { describe, expect, it } from 'vitest';
+import { PRUNE_LOCK_KEY, pruneInOneInstance } from '../../api/pruning';
+import { apiClient, backends, POSTGRES_URL, useApi } from '../support/apiHarness';
 
 const DAY = 86_400_000;
 
 describe.each(backends())('pruning on %s', (kind) => {
-  const database = useTestDatabase(kind);
-  afterEach(() => resetDatabase(database()));
+  const { database } = useApi(kind);
 
   /** A session long expired, which a sweep deletes. */
   async function expiredSession(idHash: string) {

@@ -3,13 +3,13 @@
 // sign-in rate limits, and the same-origin and JSON-only rules for state-changing requests.
 import { createHash, randomBytes, scryptSync } from 'node:crypto';
 import { hash } from '@node-rs/argon2';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createAccounts } from '../api/accounts';
-import { type ApiConfig, testApiConfig } from '../api/config';
-import type { SecurityEvent } from '../api/logSafe';
-import { OWASP_ARGON2ID, Passwords } from '../api/passwords';
-import { SignInLimits, TooManyAttempts } from '../api/signInLimits';
-import { type ApiClient, apiClient, backends, resetDatabase, useTestDatabase } from './support/apiHarness';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createAccounts } from '../../../api/accounts';
+import { type ApiConfig, testApiConfig } from '../../../api/config';
+import type { SecurityEvent } from '../../../api/logSafe';
+import { OWASP_ARGON2ID, Passwords } from '../../../api/passwords';
+import { SignInLimits, TooManyAttempts } from '../../../api/signInLimits';
+import { type ApiClient, backends, useApi } from '../../support/apiHarness';
 
 const MINUTE = 60_000;
 
@@ -17,14 +17,7 @@ const MINUTE = 60_000;
 vi.setConfig({ testTimeout: 30_000 });
 
 describe.each(backends())('sign-in hardening on %s', (kind) => {
-  const database = useTestDatabase(kind);
-  const clients: ApiClient[] = [];
-  let now = Date.UTC(2026, 0, 1);
-  const open = async (options: Parameters<typeof apiClient>[1] = {}) => {
-    const client = await apiClient(database(), { now: () => now, ...options });
-    clients.push(client);
-    return client;
-  };
+  const { database, clock, open } = useApi(kind, { startAt: Date.UTC(2026, 0, 1) });
   const storedHash = async (id: string) =>
     (
       await database()
@@ -43,13 +36,8 @@ describe.each(backends())('sign-in hardening on %s', (kind) => {
       ).n,
     );
 
-  beforeEach(async () => {
-    now = Date.UTC(2026, 0, 1);
-    await resetDatabase(database());
-  });
-  afterEach(async () => {
+  afterEach(() => {
     vi.useRealTimers();
-    await Promise.all(clients.splice(0).map((client) => client.close()));
   });
 
   describe('password hashing', () => {
@@ -148,7 +136,7 @@ describe.each(backends())('sign-in hardening on %s', (kind) => {
     it("gives a session's user as stored, with nothing of the session mixed in", async () => {
       const api = await open();
       const token = (await api.signIn()).split('=')[1];
-      const accounts = createAccounts({ db: database().db, config: testApiConfig(), now: () => now });
+      const accounts = createAccounts({ db: database().db, config: testApiConfig(), now: () => clock.now });
       const stored = await database()
         .db.selectFrom('users')
         .selectAll()
@@ -170,10 +158,10 @@ describe.each(backends())('sign-in hardening on %s', (kind) => {
       const api = await open();
       const cookie = await api.signIn();
       for (let i = 0; i < 3; i++) {
-        now += 29 * MINUTE;
+        clock.now += 29 * MINUTE;
         expect((await api.request({ url: '/api/session', cookie })).json().user, `step ${i}`).not.toBeNull();
       }
-      now += 30 * MINUTE;
+      clock.now += 30 * MINUTE;
       expect((await api.request({ url: '/api/session', cookie })).json()).toEqual({ user: null });
       expect((await api.request({ url: '/api/profile', cookie })).statusCode).toBe(401);
     });
@@ -181,32 +169,32 @@ describe.each(backends())('sign-in hardening on %s', (kind) => {
     it('writes last_seen_at once a minute at most, and each write moves the idle limit', async () => {
       const api = await open();
       const cookie = await api.signIn();
-      const signedInAt = now;
+      const signedInAt = clock.now;
       const lastSeen = async () =>
         (
           await database().db.selectFrom('sessions').select('lastSeenAt').executeTakeFirstOrThrow()
         ).lastSeenAt.getTime();
       expect(await lastSeen()).toBe(signedInAt);
-      now = signedInAt + MINUTE - 1;
+      clock.now = signedInAt + MINUTE - 1;
       expect((await api.request({ url: '/api/session', cookie })).json().user).not.toBeNull();
       expect(await lastSeen()).toBe(signedInAt);
-      now = signedInAt + MINUTE;
+      clock.now = signedInAt + MINUTE;
       expect((await api.request({ url: '/api/session', cookie })).json().user).not.toBeNull();
       expect(await lastSeen()).toBe(signedInAt + MINUTE);
       // 30 minutes after sign-in but not after the last write: still signed in.
-      now = signedInAt + 30 * MINUTE + 30_000;
+      clock.now = signedInAt + 30 * MINUTE + 30_000;
       expect((await api.request({ url: '/api/session', cookie })).json().user).not.toBeNull();
     });
 
     it('expires 12 hours after sign-in however active', async () => {
       const api = await open();
       const cookie = await api.signIn();
-      const signedInAt = now;
-      while (now + 20 * MINUTE < signedInAt + 12 * 60 * MINUTE) {
-        now += 20 * MINUTE;
+      const signedInAt = clock.now;
+      while (clock.now + 20 * MINUTE < signedInAt + 12 * 60 * MINUTE) {
+        clock.now += 20 * MINUTE;
         expect((await api.request({ url: '/api/session', cookie })).json().user).not.toBeNull();
       }
-      now = signedInAt + 12 * 60 * MINUTE;
+      clock.now = signedInAt + 12 * 60 * MINUTE;
       expect((await api.request({ url: '/api/session', cookie })).json()).toEqual({ user: null });
     });
 
@@ -215,7 +203,7 @@ describe.each(backends())('sign-in hardening on %s', (kind) => {
       const api = await open({ config: { sessions: { ...config.sessions, maxPerUser: 3 } } });
       const cookies: string[] = [];
       for (let i = 0; i < 5; i++) {
-        now += 1000;
+        clock.now += 1000;
         cookies.push(await api.signIn());
       }
       const alive = [];
@@ -229,7 +217,7 @@ describe.each(backends())('sign-in hardening on %s', (kind) => {
       const api = await open();
       await api.signIn('sam@example.com', 'sam-password');
       await api.signIn();
-      now += 31 * MINUTE;
+      clock.now += 31 * MINUTE;
       await api.signIn();
       // Sign-in removed demo's idle session but not Sam's.
       expect(await sessionCount()).toBe(2);
@@ -247,7 +235,7 @@ describe.each(backends())('sign-in hardening on %s', (kind) => {
 
     it('refuses one address that guesses one account (429, Retry-After), while the owner signs in from another', async () => {
       vi.useFakeTimers({ toFake: ['Date'] });
-      vi.setSystemTime(now);
+      vi.setSystemTime(clock.now);
       const api = await open(limitedTo({ perAccount: 3 }));
       const attacker = '198.51.100.66';
       for (let i = 0; i < 3; i++)
@@ -266,7 +254,7 @@ describe.each(backends())('sign-in hardening on %s', (kind) => {
       // Other accounts from the attacker's address are not held back by it.
       expect((await attempt(api, 'sam@example.com', 'sam-password', attacker)).statusCode).toBe(200);
 
-      vi.setSystemTime(now + 15 * MINUTE + 1000);
+      vi.setSystemTime(clock.now + 15 * MINUTE + 1000);
       expect((await attempt(api, 'demo@example.com', 'demo-password', attacker)).statusCode).toBe(200);
     });
 

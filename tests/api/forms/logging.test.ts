@@ -1,12 +1,12 @@
 // @vitest-environment node
-// The form routes (api/forms.ts) over a stand-in for api/accounts.ts, without a database: what they log, and what
-// an empty form reaches the accounts with. Everything else about them, over the real accounts and both
-// databases, is in tests/server.forms.test.ts.
+// The form routes (api/routes/forms.ts) over a stand-in for api/accounts.ts, without a database: what they log,
+// and what an empty form reaches the accounts with. Everything else about them, over the real accounts and both
+// databases, is in tests/api/forms/routes.test.ts.
 import Fastify from 'fastify';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Accounts } from '../api/accounts';
-import { HttpError } from '../api/errors';
-import { formsPlugin } from '../api/forms';
+import type { Accounts } from '../../../api/accounts';
+import { HttpError } from '../../../api/errors';
+import { formsPlugin } from '../../../api/routes/forms';
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin' };
 

@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { backends, freePort, freshPostgresDatabase, POSTGRES_URL } from './support/apiHarness';
+import { backends, freePort, freshPostgresDatabase, POSTGRES_URL } from '../support/apiHarness';
 
 const STARTUP_MS = 90_000;
 const cleanups: (() => Promise<unknown>)[] = [];

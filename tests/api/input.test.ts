@@ -3,8 +3,8 @@
 // unicode edge cases. Each gets a 4xx with the one error shape and a sentence a person can read, and
 // none leaves a trace in the database. On every backend: the unicode cases reach the database.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { OpenDatabase } from '../api/database/open';
-import { type ApiClient, apiClient, backends, openTestDatabase, resetDatabase } from './support/apiHarness';
+import type { OpenDatabase } from '../../api/database/open';
+import { type ApiClient, apiClient, backends, openTestDatabase, resetDatabase } from '../support/apiHarness';
 
 const SENTENCE = /^[A-Z"].+\.$/;
 

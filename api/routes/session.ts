@@ -1,0 +1,51 @@
+/** `/api/session`: who is signed in (GET), signing in (POST) and out (DELETE), over ../accounts.ts. */
+import type { FastifyPluginAsync } from 'fastify';
+import { CREDENTIALS_REQUIRED, publicUser } from '../accounts.ts';
+import { limitKey } from '../clientAddress.ts';
+import type { FieldMessages } from '../errors.ts';
+import * as schemas from '../schemas.ts';
+import type { SessionResponse, SignInRequest, SignInResponse } from '../types.ts';
+import { type RouteContext, sessionCookie } from './context.ts';
+
+const required = CREDENTIALS_REQUIRED;
+const signInMessages: FieldMessages = {
+  email: { required, type: required, minLength: required },
+  password: { required, type: required, minLength: required },
+};
+
+export const sessionRoutes: FastifyPluginAsync<RouteContext> = async (app, { accounts, config }) => {
+  const cookie = sessionCookie(accounts, config.secureCookie);
+
+  app.get(
+    '/session',
+    { schema: { response: schemas.sessionResponse } },
+    async (request): Promise<SessionResponse> => {
+      const user = await accounts.sessions.user(cookie.read(request));
+      return { user: user ? publicUser(user) : null };
+    },
+  );
+
+  app.post<{ Body: SignInRequest }>(
+    '/session',
+    {
+      schema: { body: schemas.signInBody, response: schemas.signInResponse },
+      config: { messages: signInMessages },
+    },
+    async (request, reply): Promise<SignInResponse> => {
+      const { user, token } = await accounts.signIn({
+        email: request.body.email,
+        password: request.body.password,
+        address: limitKey(request.ip),
+        previousToken: cookie.read(request),
+      });
+      cookie.set(reply, token, config.sessions.absoluteSeconds);
+      return { user: publicUser(user) };
+    },
+  );
+
+  app.delete('/session', { schema: { response: schemas.noContent } }, async (request, reply) => {
+    await accounts.signOut(cookie.read(request));
+    cookie.set(reply, '', 0);
+    return reply.code(204).send();
+  });
+};
