@@ -8,7 +8,7 @@
  * says what happened (400, 401, 403, 415, 429 with Retry-After). Reading a form and the failure pages: ../forms.ts.
  *
  * Registered at the root (no prefix), beside the API plugin rather than inside it (its parsers and errors are
- * JSON's), by the production server (server/demoApiAdapter.ts) and by the API app that `vite dev` and
+ * JSON's), by the production server (server/routes/api.ts) and by the API app that `vite dev` and
  * `vite preview` route these paths into (../app.ts, build/devEndpoints.ts).
  */
 import fastifyCookie from '@fastify/cookie';
