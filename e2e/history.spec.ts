@@ -295,9 +295,18 @@ test.describe('on a phone-sized window (390 × 600)', () => {
     const drawn = await meter.getAttribute('aria-valuetext');
     // The campaign's figures change on the server while the visitor is elsewhere.
     const answer = await (await page.request.get(`/api/campaigns/${CAMPAIGNS.maple.id}`)).json();
-    await page.route(`**/api/campaigns/${CAMPAIGNS.maple.id}`, (route) =>
-      route.fulfill({ json: { campaign: { ...answer.campaign, raised: answer.campaign.raised + 1000 } } }),
-    );
+    // The new figures are held until the frames after Back are seen: the landing page may prefetch them for its
+    // link, and a check answered from that prefetch could otherwise land in the very frame the test looks at.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route(`**/api/campaigns/${CAMPAIGNS.maple.id}`, async (route) => {
+      await held;
+      await route.fulfill({
+        json: { campaign: { ...answer.campaign, raised: answer.campaign.raised + 1000 } },
+      });
+    });
     const requests: string[] = [];
     page.on('request', (request) => requests.push(new URL(request.url()).pathname));
     await page
@@ -318,6 +327,7 @@ test.describe('on a phone-sized window (390 × 600)', () => {
     // Never a loading state on the way.
     expect(frames.filter((frame) => frame.loadingBar || frame.busy === 'true')).toEqual([]);
     // Then the check in the background: the new figures replace the old in place, nothing else moves.
+    release();
     await expect(meter).not.toHaveAttribute('aria-valuetext', drawn ?? '');
     await expect(mainHeading(page)).toBeFocused();
     // Nothing of the page was loaded again but its data, checked: no chunk, no payload.
