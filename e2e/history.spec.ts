@@ -358,6 +358,9 @@ test.describe('on a phone-sized window (390 × 600)', () => {
     expect(await page.evaluate(() => window.scrollY)).toBe(0);
     await page.reload();
     await expect(mainHeading(page)).toHaveText(CAMPAIGNS.maple.title);
+    // Back once the app runs in the reloaded page: a Back pressed while it starts was seen lost once (a clean
+    // clone's run); what the app does at its start is not what this test is about (noted for a test of its own).
+    await expectHydrated(page);
     await page.goBack();
     await expect(mainHeading(page)).toHaveText('Component gallery');
     await expectHydrated(page);
