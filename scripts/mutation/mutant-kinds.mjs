@@ -19,8 +19,9 @@
 //   node scripts/mutation/mutant-kinds.mjs --list        list the mutants without running them
 //   node scripts/mutation/mutant-kinds.mjs --force       rerun every mutant
 //   node scripts/mutation/mutant-kinds.mjs --ci          check the committed results, run nothing: fail on a
-//                                                        survivor without a recorded reason; list the files whose
-//                                                        results are stale or missing (a session's run adds them)
+//                                                        target file without results or a survivor without a
+//                                                        recorded reason; list the files whose results are stale
+//                                                        (a session's run refreshes them)
 //   node scripts/mutation/mutant-kinds.mjs --files api/,src/pages/   only the sources under these paths
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -539,7 +540,8 @@ export function score(results) {
  * What a run does with each mutant: reuse its stored result (same id, same stamp), or, with no tests that reach
  * its file, record it as not covered, or run it. In CI (`ci`), a file with no stored result at all is never
  * tested from scratch (hours here for machines/ and api/): it is `missing`, and the run fails, since every file
- * the kinds target must have its results committed.
+ * the kinds target must have its results committed. A mutant whose file or tests changed since its result was
+ * committed is to run, and in CI its committed result also counts (marked `stale`) until a session re-runs it.
  */
 export function triage(mutants, stored, { ci = false } = {}) {
   const results = [];
@@ -551,7 +553,11 @@ export function triage(mutants, stored, { ci = false } = {}) {
     if (previous && previous.stamp === mutant.stamp) results.push({ ...previous, line: mutant.line });
     else if (ci && !baselined.has(mutant.file)) missing.add(mutant.file);
     else if (mutant.tests.length === 0) results.push({ ...mutant, status: 'NoCoverage' });
-    else toRun.push(mutant);
+    else {
+      // In CI a changed mutant is listed, not run; its committed result still counts, as Stryker's do there.
+      if (ci && previous) results.push({ ...previous, line: mutant.line, stale: true });
+      toRun.push(mutant);
+    }
   }
   return { results, toRun, missing };
 }
@@ -577,7 +583,12 @@ async function main() {
   const missingMessage =
     `mutant kinds: ${missing.size} file(s) they target have no results in ${RESULTS} (${[...missing].join(', ')}); ` +
     `\`node ${HOME}/mutant-kinds.mjs --files <path>\` adds them, to be committed with their survivors' reasons`;
-  if (missing.size > 0) console.error(`${missingMessage}; not run here`);
+  if (missing.size > 0) {
+    // Every file the kinds target must have its results committed: a file without any would leave its guards,
+    // clamps and action lists out of the score unseen.
+    console.error(`${missingMessage}; not run here`);
+    if (ci) process.exitCode = 1;
+  }
   console.log(
     `mutant kinds: ${mutants.length} mutants, ${mutants.length - toRun.length} reused or not covered, ${toRun.length} to run`,
   );

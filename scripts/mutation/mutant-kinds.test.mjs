@@ -188,8 +188,16 @@ describe('mutant kinds: what a run does with each mutant', () => {
   });
 
   it('in CI, names a file without any stored result instead of running it from scratch', () => {
-    const { toRun, missing } = triage(planned, stored, { ci: true });
+    const { results, toRun, missing } = triage(planned, stored, { ci: true });
     assert.deepEqual([...missing], ['b.ts']);
+    // A changed mutant's committed result counts, marked stale; a new one has none to count.
+    assert.deepEqual(
+      results.map((r) => [r.id, r.status, r.stale ?? false]),
+      [
+        ['a1', 'Killed', false],
+        ['a2', 'Survived', true],
+      ],
+    );
     // A file with results runs its changed and new mutants, as incremental runs do.
     assert.deepEqual(
       toRun.map((m) => m.id),
