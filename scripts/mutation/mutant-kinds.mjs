@@ -437,20 +437,17 @@ export async function createRunner({ root = process.cwd(), config, timeoutMs = 3
   };
   const runner = {
     /**
-     * The tests nearest the file first (its mirror folder under tests/): most mutants fail there in seconds, and
-     * only a mutant they let live runs the rest of the tests that import the file (every test file that
-     * reaches a machine, about 45, took a minute a mutant on this machine).
+     * The tests nearest the file first (`testTiers`): most mutants fail there in seconds, and only a mutant they
+     * let live runs the next tier (every test file that reaches a machine, about 45, took a minute a mutant on
+     * this machine; every API test file, several).
      */
     async run(file, mutant, tests) {
-      const near = nearTests(file, tests);
-      if (near.length === 0 || near.length === tests.length) return runner.runFiles(file, mutant, tests);
-      const first = await runner.runFiles(file, mutant, near);
-      if (first.status !== 'Survived') return first;
-      return runner.runFiles(
-        file,
-        mutant,
-        tests.filter((test) => !near.includes(test)),
-      );
+      let result = { status: 'Survived' };
+      for (const tier of testTiers(file, tests)) {
+        result = await runner.runFiles(file, mutant, tier);
+        if (result.status !== 'Survived') return result;
+      }
+      return result;
     },
     /** `mutant` null: the tests against the original source. */
     async runFiles(file, mutant, tests) {
@@ -494,15 +491,36 @@ export async function createRunner({ root = process.cwd(), config, timeoutMs = 3
 /**
  * The test files of `tests` in the source file's mirror folder: `machines/colorMode/colorMode.machine.ts` →
  * `tests/machines/colorMode/`, `src/platform/api.ts` → `tests/platform/` (src/ has no folder of its own under
- * tests/), `api/database/open.ts` → `tests/api/database/` and below.
+ * tests/), `api/database/open.ts` → `tests/api/database/` and below; a mirror folder without tests gives way to
+ * the one above it (`api/routes/session.ts` → `tests/api/`), up to the top folder.
  */
 export function nearTests(file, tests) {
-  const folder = file
-    .replace(/^src\//, '')
-    .split('/')
-    .slice(0, -1)
-    .join('/');
-  return tests.filter((test) => test.startsWith(`tests/${folder}/`));
+  const folders = file.replace(/^src\//, '').split('/').slice(0, -1);
+  for (let depth = folders.length; depth > 0; depth -= 1) {
+    const prefix = `tests/${folders.slice(0, depth).join('/')}/`;
+    const near = tests.filter((test) => test.startsWith(prefix));
+    if (near.length > 0 || depth === 1) return near;
+  }
+  return [];
+}
+
+/**
+ * The order a mutant's tests run in, nearest first, each tier only if the one before let the mutant live: the
+ * tests named for the file (`api/accounts.ts` → `tests/api/accounts/…`, `api/routes/session.ts` →
+ * `tests/api/session.test.ts`), then the rest of its mirror folder (`nearTests`), then every other test that
+ * imports it. Empty tiers are left out.
+ */
+export function testTiers(file, tests) {
+  const stem = file.split('/').at(-1).replace(/\.[cm]?[jt]sx?$/, '');
+  const named = tests.filter((test) =>
+    test
+      .split('/')
+      .slice(1)
+      .some((part) => part === stem || part === `${stem}.test.ts` || part === `${stem}.test.tsx`),
+  );
+  const near = nearTests(file, tests).filter((test) => !named.includes(test));
+  const rest = tests.filter((test) => !named.includes(test) && !near.includes(test));
+  return [named, near, rest].filter((tier) => tier.length > 0);
 }
 
 /** Mutants by file with their covering tests and the hash that says whether a stored result still holds. */

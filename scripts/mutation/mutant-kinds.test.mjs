@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { apply, createRunner, KINDS, mutantsOf, nearTests, triage } from './mutant-kinds.mjs';
+import { apply, createRunner, KINDS, mutantsOf, nearTests, testTiers, triage } from './mutant-kinds.mjs';
 
 const root = fileURLToPath(new URL('./mutant-kinds.fixtures/', import.meta.url));
 const source = (file) => readFileSync(`${root}${file}`, 'utf8');
@@ -235,6 +235,27 @@ describe('mutant kinds: which tests run first', () => {
     ]);
     assert.deepEqual(nearTests('api/database/open.ts', tests), ['tests/api/database/open.test.ts']);
     assert.deepEqual(nearTests('src/pages/registry.ts', tests), []);
+  });
+
+  it('in tiers: the tests named for the file, the rest of its mirror folder, then every other', () => {
+    const api = [
+      'tests/api/accounts/hardening.test.ts',
+      'tests/api/database/open.test.ts',
+      'tests/api/session.test.ts',
+      'tests/server/edge.test.ts',
+    ];
+    assert.deepEqual(testTiers('api/accounts.ts', api), [
+      ['tests/api/accounts/hardening.test.ts'],
+      ['tests/api/database/open.test.ts', 'tests/api/session.test.ts'],
+      ['tests/server/edge.test.ts'],
+    ]);
+    assert.deepEqual(testTiers('api/routes/session.ts', api), [
+      ['tests/api/session.test.ts'],
+      ['tests/api/accounts/hardening.test.ts', 'tests/api/database/open.test.ts'],
+      ['tests/server/edge.test.ts'],
+    ]);
+    // No test named for it, none in a mirror folder: one tier of them all.
+    assert.deepEqual(testTiers('src/pages/registry.ts', tests), [tests]);
   });
 });
 
