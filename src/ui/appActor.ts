@@ -41,7 +41,7 @@ import {
 } from '../../machines/toast/toaster.view';
 import { pageRendered } from '../platform/arrival';
 import type { ManifestSource } from '../platform/prefetch';
-import { isPageChange, startPageTransition, watchBrowserTransitions } from '../platform/viewTransition';
+import { isPageChange, startPageTransition } from '../platform/viewTransition';
 
 /** The root actor, provided once by `src/main.tsx` with the browser's implementations. */
 export const AppActor = createActorContext(appMachine);
@@ -86,7 +86,6 @@ export function AppViewMirror({ children }: { readonly children: ReactNode }) {
   const latest = useRef(view);
   const rendering = useRef(false);
   const transitioning = useRef(false);
-  useEffect(watchBrowserTransitions, []);
   useEffect(() => {
     const drawInTransition = () => {
       transitioning.current = false;

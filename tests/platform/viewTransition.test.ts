@@ -1,13 +1,9 @@
 // @vitest-environment happy-dom
-// Page changes through View Transitions (src/platform/viewTransition.ts): a cross-fade when the browser has them,
-// none on the first page, for reduced motion, or after a step the browser animated itself.
+// Page changes through View Transitions (src/platform/viewTransition.ts): a cross-fade for a new page when the
+// browser has them; none on the first page, for reduced motion, or for a step back or forward.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AppView } from '../../machines/app/app.view';
-import {
-  isPageChange,
-  startPageTransition,
-  watchBrowserTransitions,
-} from '../../src/platform/viewTransition';
+import { isPageChange, noteHistoryStep, startPageTransition } from '../../src/platform/viewTransition';
 
 function viewOf(pageKey: string, extra: Partial<AppView> = {}): AppView {
   return {
@@ -43,23 +39,18 @@ function prefersReducedMotion(reduce: boolean) {
   }));
 }
 
-/** A step back or forward to the entry with `key`, as the browser reports it. */
-function popTo(key: string, hasUAVisualTransition: boolean) {
+/** A step back or forward to the entry with `key`, as the history adapter reports it. */
+function stepTo(key: string) {
   window.history.replaceState({ key, idx: 0, usr: null }, '');
-  window.dispatchEvent(
-    Object.assign(new PopStateEvent('popstate', { state: window.history.state }), { hasUAVisualTransition }),
-  );
+  noteHistoryStep(key);
 }
-
-let stopWatching: () => void = () => {};
 
 beforeEach(() => {
   prefersReducedMotion(false);
-  stopWatching = watchBrowserTransitions();
 });
 
 afterEach(() => {
-  stopWatching();
+  noteHistoryStep(null);
   Reflect.deleteProperty(document, 'startViewTransition');
   vi.unstubAllGlobals();
 });
@@ -103,28 +94,21 @@ describe('startPageTransition', () => {
     expect(start).not.toHaveBeenCalled();
   });
 
-  it('starts none for the step the browser has animated itself (a swipe back), and does for the next change', () => {
+  it('starts none for a step back or forward, however many changes draw it, and does for the next entry', () => {
     const start = browserWithTransitions();
-    popTo('k-swiped', true);
+    stepTo('k-step');
     expect(startPageTransition(() => {})).toBe(false);
+    expect(startPageTransition(() => {})).toBe(false);
+    window.history.pushState({ key: 'k-link', idx: 1, usr: null }, '');
     expect(startPageTransition(() => {})).toBe(true);
     expect(start).toHaveBeenCalledOnce();
   });
 
-  it('does cross-fade a step the browser did not animate, and a later page when the animated step showed none', () => {
+  it('does cross-fade a new page when the step before it showed none', () => {
     browserWithTransitions();
-    popTo('k-button', false);
-    expect(startPageTransition(() => {})).toBe(true);
-    popTo('k-swiped', true);
-    // The app moved on (a link) before it showed a page for that step: the new entry is not the one animated.
+    stepTo('k-step');
+    // The app moved on (a link) before it showed a page for that step: the new entry is not the one stepped to.
     window.history.replaceState({ key: 'k-new', idx: 1, usr: null }, '');
-    expect(startPageTransition(() => {})).toBe(true);
-  });
-
-  it('stops noting the browser’s steps when asked', () => {
-    browserWithTransitions();
-    stopWatching();
-    popTo('k-swiped', true);
     expect(startPageTransition(() => {})).toBe(true);
   });
 
