@@ -47,8 +47,9 @@ try {
     console.log(shown(`  ${report.error.status ?? '-'} ${report.error.name}: ${report.error.message}`));
   const result = replayReport(report, inspect ? { inspect } : {});
   if (result.partial) {
+    // A number when the API took the report; a saved file can hold any text there.
     console.log(
-      `  (the report dropped its ${report.eventsDropped} oldest events: the replay starts mid-way)`,
+      `  (the report dropped its ${shown(String(report.eventsDropped))} oldest events: the replay starts mid-way)`,
     );
   }
   console.log(`  start    ${shown(describeState(result.initial))}`);

@@ -169,6 +169,8 @@ describe('a report made to attack the developer who reads it', () => {
   const ATTACK =
     '\u001b[2K\u001b[1A\u001b]0;pwned\u0007\u001b]8;;https://evil.example\u001b\\x\u009b31m\u202e\u2066\u2028\r\nAll good';
   const hostileId = 'hostile-report';
+  /** The same report saved as a file, for `npm run replay -- <file>`, which reads it as it is. */
+  let hostileFile: string;
   beforeAll(async () => {
     const hostile: ReportBody = {
       ...report,
@@ -178,6 +180,9 @@ describe('a report made to attack the developer who reads it', () => {
       events: [{ type: ATTACK }, ...report.events],
       error: { name: ATTACK, message: ATTACK, status: 500 },
     };
+    hostileFile = path.join(dataDir, 'hostile.json');
+    // A count of dropped events is a number only when the API took the report; a file holds what it holds.
+    await writeFile(hostileFile, JSON.stringify({ ...hostile, eventsDropped: '\r\u20285' }));
     const database = await openDatabase(
       { kind: 'pglite', dir: path.join(dataDir, 'pglite') },
       WITH_DEMO_DATA,
@@ -198,16 +203,21 @@ describe('a report made to attack the developer who reads it', () => {
     /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
 
   it.each([
-    ['npm run reports', 'reports', [] as string[]],
-    ['npm run reports -- --json', 'reports', ['--json']],
-    ['npm run replay', 'replay', [hostileId]],
+    ['npm run reports', 'reports', () => []],
+    ['npm run reports -- --json', 'reports', () => ['--json']],
+    ['npm run replay', 'replay', () => [hostileId]],
+    ['npm run replay -- <saved file>', 'replay', () => [hostileFile]],
   ])(
     '%s prints it with every control and bidi character as a visible escape',
-    async (_name, script, args) => {
+    async (_name, script, argsOf: () => string[]) => {
+      const args = argsOf();
       const printed = await run(script, args, { DATA_DIR: dataDir });
       expect(printed.stdout).toContain(script === 'replay' ? '\\x1b[2K' : '1b');
       expect(printed.stdout).not.toMatch(ACTIVE);
       expect(printed.stderr).not.toMatch(ACTIVE);
+      if (args.includes(hostileFile)) {
+        expect(printed.stdout).toContain('the report dropped its \\x0d\\u20285 oldest events');
+      }
       if (args.includes('--json')) {
         const parsed = JSON.parse(printed.stdout) as { recent: { id: string; buildId: string }[] };
         expect(parsed.recent.find((stored) => stored.id === hostileId)?.buildId).toBe(ATTACK);
