@@ -82,7 +82,8 @@ try {
   console.log('Streaming to the Stately inspector; press Ctrl+C to end.');
 } catch (error) {
   if (error instanceof ReportSourceError || error instanceof SyntaxError) {
-    console.error(error.message);
+    // A SyntaxError from JSON.parse quotes the file's text around the fault; our own messages hold newlines.
+    console.error(error instanceof SyntaxError ? shown(error.message) : error.message);
     process.exit(2);
   }
   throw error;

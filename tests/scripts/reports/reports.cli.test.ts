@@ -226,6 +226,17 @@ describe('a report made to attack the developer who reads it', () => {
     120_000,
   );
 
+  it('npm run replay -- <file> says a file is not JSON without printing its text raw', async () => {
+    // V8's SyntaxError quotes the text around the fault: here, the escapes themselves.
+    const file = path.join(dataDir, 'broken.json');
+    await writeFile(file, `{"buildId": ${ATTACK}}`);
+    const replayed = await run('replay', [file], {});
+    expect(replayed.code).toBe(2);
+    expect(replayed.stderr).toContain('is not valid JSON');
+    expect(replayed.stderr).toContain('\\x1b[2K');
+    expect(replayed.stderr).not.toMatch(ACTIVE);
+  }, 120_000);
+
   it('npm run replay -- <id> --test writes no test for a report the machine does not reproduce', async () => {
     const testFile = path.join(ROOT, 'tests', 'replays', `${hostileId}.test.ts`);
     written.push(testFile, path.join(ROOT, 'tests', 'replays', `${hostileId}.json`));
