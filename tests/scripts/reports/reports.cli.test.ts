@@ -17,7 +17,7 @@ import { openDatabase } from '../../../api/database/open';
 import type { ReportBody } from '../../../api/types';
 import { apiClient, WITH_DEMO_DATA } from '../../support/apiHarness';
 import { recordFailedCampaignVisit } from '../../support/recordReport';
-import { BUILD_ID } from '../../support/reportFixture';
+import { BUILD_ID, sampleVitals } from '../../support/reportFixture';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 
@@ -112,6 +112,49 @@ describe('npm run reports', () => {
     } finally {
       await database.close();
     }
+  }, 120_000);
+});
+
+describe('npm run reports, web vitals', () => {
+  beforeAll(async () => {
+    const database = await openDatabase(
+      { kind: 'pglite', dir: path.join(dataDir, 'pglite') },
+      WITH_DEMO_DATA,
+    );
+    const client = await apiClient(database);
+    const samples = [
+      sampleVitals({ vitals: [{ name: 'LCP', value: 812.5, rating: 'good' }] }, Date.now()),
+      sampleVitals({ vitals: [{ name: 'LCP', value: 2600.4, rating: 'needs-improvement' }] }, Date.now()),
+      sampleVitals(
+        {
+          route: { name: null, path: '/nowhere' },
+          vitals: [{ name: 'CLS', value: 0.25, rating: 'needs-improvement' }],
+        },
+        Date.now(),
+      ),
+    ];
+    try {
+      for (const sample of samples) {
+        const res = await client.request({ method: 'POST', url: '/api/reports', payload: sample });
+        expect(res.statusCode).toBe(201);
+      }
+    } finally {
+      await client.close();
+      await database.close();
+    }
+  }, 120_000);
+
+  it('labels them self-reported and shows how many samples each p75 rests on', async () => {
+    const listed = await run('reports', [], { DATA_DIR: dataDir });
+    expect(listed.stderr).toBe('');
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toContain(
+      'Web vitals, 75th percentile per route, (n) samples it rests on. Self-reported: any visitor can send ' +
+        'made-up figures; the API takes at most a few samples per address and route per window.',
+    );
+    // A route by its name, a path that matches none by the path; CLS is unitless.
+    expect(listed.stdout).toContain(`  ${'campaign'.padEnd(20)} LCP 2600 ms (2)\n`);
+    expect(listed.stdout).toContain(`  ${'/nowhere'.padEnd(20)} CLS 0.250 (1)\n`);
   }, 120_000);
 });
 
