@@ -291,3 +291,30 @@ describe('a report made to attack the developer who reads it', () => {
     expect(existsSync(testFile)).toBe(false);
   }, 120_000);
 });
+
+describe('a row written to the table by something other than the API', () => {
+  beforeAll(async () => {
+    const database = await openDatabase(
+      { kind: 'pglite', dir: path.join(dataDir, 'pglite') },
+      WITH_DEMO_DATA,
+    );
+    try {
+      // It parses, but it is no report: the summary would read `route.path` of null.
+      await sql`insert into reports (id, received_at, kind, build_id, path, body)
+        values ('wrong-shape', now(), 'error', 'dev', '/', ${JSON.stringify({ ...report, route: null })}::jsonb)`.execute(
+        database.db,
+      );
+    } finally {
+      await database.close();
+    }
+  }, 120_000);
+
+  it('npm run reports skips it with one warning and lists the rest', async () => {
+    const listed = await run('reports', ['--json'], { DATA_DIR: dataDir });
+    expect(listed.stderr).toBe('[demo-api] report wrong-shape skipped: its stored body is not a report.\n');
+    expect(listed.code).toBe(0);
+    const { recent } = JSON.parse(listed.stdout) as { recent: { id: string }[] };
+    expect(recent.map((stored) => stored.id)).toContain(id);
+    expect(recent.map((stored) => stored.id)).not.toContain('wrong-shape');
+  }, 120_000);
+});
