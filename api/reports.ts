@@ -10,6 +10,7 @@
  * reports at any time: each insert drops the oldest beyond it.
  */
 import { randomBytes } from 'node:crypto';
+import { Ajv, type ValidateFunction } from 'ajv';
 import { type Kysely, sql } from 'kysely';
 import {
   BUILD_ID_PATTERN,
@@ -231,9 +232,9 @@ export async function pruneReports(
 
 /**
  * The newest reports first (or the one with `id`), exactly as the browser sent them: each body is read as text
- * and parsed here, so no plugin renames a key or walks its nesting. A row that is not a report this API would
- * accept in shape (unparsable, nested deeper than MAX_JSON_DEPTH, not an object: written to the table by
- * something else) is skipped with one warning line naming its id, never fails the listing.
+ * and parsed here, so no plugin renames a key or walks its nesting. A row that is not a report in shape
+ * (unparsable, nested deeper than MAX_JSON_DEPTH, or not matching storedShape: written to the table by something
+ * else) is skipped with one warning line naming its id, never fails the listing or a reader of it.
  */
 export async function listReports(
   db: Kysely<Database>,
@@ -262,12 +263,57 @@ export async function listReports(
 
 function parseStoredBody(text: string): ReportBody | undefined {
   if (jsonDepthExceeds(text, MAX_JSON_DEPTH)) return undefined;
+  let body: unknown;
   try {
-    const body: unknown = JSON.parse(text);
-    return typeof body === 'object' && body !== null && !Array.isArray(body)
-      ? (body as ReportBody)
-      : undefined;
+    body = JSON.parse(text);
   } catch {
     return undefined;
   }
+  return storedShape(body) ? body : undefined;
+}
+
+/**
+ * The intake schema's limits on a stranger's text and sizes: the readers show any text escaped and handle any
+ * size, and a limit tightened later must not hide the reports already stored.
+ */
+const INTAKE_LIMITS = new Set([
+  'pattern',
+  'minLength',
+  'maxLength',
+  'minItems',
+  'maxItems',
+  'maxProperties',
+  'minimum',
+  'maximum',
+]);
+/** Keywords whose values map names to schemas: a field named `pattern` is not the keyword. */
+const SCHEMA_MAPS = new Set(['properties', '$defs']);
+
+/** `schema` without INTAKE_LIMITS, anywhere in it. */
+function withoutLimits(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(withoutLimits);
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const kept = Object.entries(schema).filter(([keyword]) => !INTAKE_LIMITS.has(keyword));
+  return Object.fromEntries(
+    kept.map(([keyword, value]) => {
+      if (SCHEMA_MAPS.has(keyword)) {
+        const entries = Object.entries(value as Record<string, unknown>);
+        return [keyword, Object.fromEntries(entries.map(([name, inner]) => [name, withoutLimits(inner)]))];
+      }
+      return [keyword, withoutLimits(value)];
+    }),
+  );
+}
+
+let storedShapeCheck: ValidateFunction<ReportBody> | undefined;
+/**
+ * Whether a stored body is a report in shape, as the readers (the listing, `npm run reports`, `npm run replay`)
+ * rely on: reportBodySchema's fields, types and kinds, without its limits (INTAKE_LIMITS). Compiled on first use.
+ * A schema change that old rows no longer match (a new required field) hides them until they are pruned.
+ */
+function storedShape(body: unknown): body is ReportBody {
+  storedShapeCheck ??= new Ajv({ coerceTypes: false, removeAdditional: false }).compile<ReportBody>(
+    withoutLimits(reportBodySchema) as object,
+  );
+  return storedShapeCheck(body);
 }

@@ -152,10 +152,14 @@ export const reportRoutes: FastifyPluginAsync<RouteContext> = async (app, contex
             type: 'object',
             additionalProperties: false,
             properties: {
-              id: { type: 'string', maxLength: 32 },
+              // A report id's own characters (base64url): nothing else reaches the query (a NUL made it a 500).
+              id: { type: 'string', maxLength: 32, pattern: '^[A-Za-z0-9_-]+$' },
               limit: { type: 'string', pattern: '^[1-9][0-9]{0,4}$' },
             },
           },
+        },
+        config: {
+          messages: { id: { pattern: '"id" must be a report id: letters, digits, "-" and "_" only.' } },
         },
       },
       async (request) => {

@@ -47,8 +47,9 @@ try {
     console.log(shown(`  ${report.error.status ?? '-'} ${report.error.name}: ${report.error.message}`));
   const result = replayReport(report, inspect ? { inspect } : {});
   if (result.partial) {
+    // A number when the API took the report; a saved file can hold any text there.
     console.log(
-      `  (the report dropped its ${report.eventsDropped} oldest events: the replay starts mid-way)`,
+      `  (the report dropped its ${shown(String(report.eventsDropped))} oldest events: the replay starts mid-way)`,
     );
   }
   console.log(`  start    ${shown(describeState(result.initial))}`);
@@ -81,7 +82,8 @@ try {
   console.log('Streaming to the Stately inspector; press Ctrl+C to end.');
 } catch (error) {
   if (error instanceof ReportSourceError || error instanceof SyntaxError) {
-    console.error(error.message);
+    // A SyntaxError from JSON.parse quotes the file's text around the fault; our own messages hold newlines.
+    console.error(error instanceof SyntaxError ? shown(error.message) : error.message);
     process.exit(2);
   }
   throw error;

@@ -322,6 +322,46 @@ describe.each(backends())('hostile reports on %s', (kind) => {
     expect(warnings).toEqual([['[demo-api] report planted skipped: its stored body is not a report.']]);
   });
 
+  it('skips a row that parses but is not a report in shape, and lists one with text no intake takes', async () => {
+    const api = await open();
+    const { id } = (await post(api, sampleReport({}, clock.now))).json() as { id: string };
+    const plant = (plantedId: string, body: unknown, at: number) =>
+      sql`insert into reports (id, received_at, kind, build_id, path, body)
+        values (${plantedId}, ${new Date(clock.now + at)}, 'error', 'dev', '/', ${JSON.stringify(body)}::jsonb)`.execute(
+        database().db,
+      );
+    // Written to the table by something other than the API: the readers (npm run reports, npm run replay) would
+    // meet a missing route, a count that is text, vitals that are not a list, or no report at all.
+    await plant('no-route', { ...sampleReport({}, clock.now), route: null }, 1);
+    await plant('text-count', { ...sampleReport({}, clock.now), eventsDropped: '\r5' }, 2);
+    await plant('vitals-not-a-list', { ...sampleVitals({}, clock.now), vitals: 1 }, 3);
+    await plant('not-a-report', { vitals: 1 }, 4);
+    // The right shape with text and sizes the intake refuses: listed as stored, for the readers to show escaped.
+    const odd = sampleReport(
+      {
+        buildId: `\u001b[2K${'x'.repeat(100)}`,
+        error: { name: 'E\u202e', message: 'm\r\n', status: 1 },
+        events: Array.from({ length: 60 }, () => ({ type: '' })),
+        eventsDropped: 2_000_000,
+        state: Object.fromEntries(Array.from({ length: 17 }, (_, region) => [`r${region}`, 'idle'])),
+      },
+      clock.now,
+    );
+    await plant('odd-text', odd, 5);
+    const noSamples = sampleVitals({ vitals: [] }, clock.now);
+    await plant('no-samples', noSamples, 6);
+    const res = await list(api);
+    expect(res.statusCode).toBe(200);
+    const { reports } = res.json() as { reports: StoredReport[] };
+    expect(reports.map((report) => report.id)).toEqual(['no-samples', 'odd-text', id]);
+    expect(reports[1]).toEqual({ ...odd, id: 'odd-text', receivedAt: new Date(clock.now + 5).toISOString() });
+    expect(warnings).toEqual(
+      ['not-a-report', 'vitals-not-a-list', 'text-count', 'no-route'].map((planted) => [
+        `[demo-api] report ${planted} skipped: its stored body is not a report.`,
+      ]),
+    );
+  });
+
   it('keeps the table at maxCount whatever arrives between prunings', async () => {
     const api = await open({ maxCount: 5, perAddress: 1_000 });
     for (let i = 0; i < 12; i += 1) {

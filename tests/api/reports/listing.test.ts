@@ -10,6 +10,7 @@ import { type ApiClient, useApi } from '../../support/apiHarness';
 import { sampleReport } from '../../support/reportFixture';
 
 const TOKEN = 'a-read-token-of-thirty-two-chars';
+const ID_MESSAGE = '"id" must be a report id: letters, digits, "-" and "_" only.';
 
 const build = (n: number) => `mhx3k2a${n}-0a1b2c3d`;
 const report = (buildId: string) =>
@@ -63,6 +64,10 @@ describe('report routes, their edges', () => {
     ['a limit that is not a number', '?limit=ten', '"limit" is not valid.'],
     ['a limit of six digits', '?limit=100000', '"limit" is not valid.'],
     ['an id longer than any report’s', `?id=${'x'.repeat(33)}`, '"id" must be at most 32 characters.'],
+    // PostgreSQL refuses a NUL in a query parameter: it must not get that far (it answered 500).
+    ['an id with a NUL', '?id=%00', ID_MESSAGE],
+    ['an id with a character no report id has', '?id=a%2Fb', ID_MESSAGE],
+    ['an empty id', '?id=', ID_MESSAGE],
     ['an unknown parameter', '?kind=error', '"kind" is not a field of this request.'],
   ])('refuses %s with 400 and says why', async (_name, query, message) => {
     const api = await open();

@@ -8,7 +8,9 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { parse } from '@babel/parser';
+import { isImportDeclaration, isStringLiteral, type Statement, SyntaxKind } from 'typescript/unstable/ast';
+import { createVirtualFileSystem } from 'typescript/unstable/fs';
+import { API } from 'typescript/unstable/sync';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ReportBody } from '../../../api/types';
 import { REPLAY_NAME, regressionTestSource, replayName } from '../../support/replay';
@@ -36,10 +38,59 @@ function hostileReport(marker: string): ReportBody & { id: string } {
   };
 }
 
-/** The shape of a statement: its type and, for an import, where from. */
-function shape(statement: ReturnType<typeof parse>['program']['body'][number]): string {
-  return statement.type === 'ImportDeclaration' ? `import ${statement.source.value}` : statement.type;
+/** The template's other statements by name (SyntaxKind's reverse mapping says FirstStatement for a `const`). */
+const KIND_NAMES: Partial<Record<SyntaxKind, string>> = {
+  [SyntaxKind.VariableStatement]: 'VariableStatement',
+  [SyntaxKind.ExpressionStatement]: 'ExpressionStatement',
+};
+
+/** The shape of a statement: its kind and, for an import, where from. */
+function shape(statement: Statement): string {
+  if (isImportDeclaration(statement) && isStringLiteral(statement.moduleSpecifier))
+    return `import ${statement.moduleSpecifier.text}`;
+  return KIND_NAMES[statement.kind] ?? SyntaxKind[statement.kind];
 }
+
+/**
+ * Parses `source` as tests/replays/<file> with the TypeScript compiler (TypeScript 7's API: the parser is the Go
+ * compiler's, so this runs `tsc`'s own binary on an in-memory file) and returns its parse diagnostics and the
+ * shapes of its statements. No library and no import is read: only the syntax is checked.
+ */
+function parseWithTypeScript(file: string, source: string): { diagnostics: string[]; statements: string[] } {
+  const dir = '/in-memory/tests/replays';
+  const config = `${dir}/tsconfig.json`;
+  const api = new API({
+    cwd: dir,
+    fs: createVirtualFileSystem({
+      [config]: JSON.stringify({
+        compilerOptions: { noLib: true, noResolve: true, types: [], module: 'esnext', target: 'esnext' },
+        files: [file],
+      }),
+      [`${dir}/${file}`]: source,
+    }),
+  });
+  try {
+    const { program } = api.updateSnapshot({ openProjects: [config] }).getProject(config) ?? {};
+    const sourceFile = program?.getSourceFile(`${dir}/${file}`);
+    if (!program || !sourceFile) throw new Error(`TypeScript did not load ${file}`);
+    return {
+      diagnostics: program.getSyntacticDiagnostics(`${dir}/${file}`).map((diagnostic) => diagnostic.text),
+      statements: sourceFile.statements.map(shape),
+    };
+  } finally {
+    api.close();
+  }
+}
+
+/** The statements of the template (tests/support/replay.ts regressionTestSource), in order. */
+const TEMPLATE = (name: string) => [
+  'import vitest',
+  'import ../../api/types',
+  'import ../support/replay',
+  `import ./${name}.json`,
+  'VariableStatement',
+  'ExpressionStatement',
+];
 
 describe('the generated regression test', () => {
   it('parses to exactly the template’s statements, whatever the report holds', () => {
@@ -47,20 +98,25 @@ describe('the generated regression test', () => {
     const name = replayName(report.id);
     expect(name).toMatch(REPLAY_NAME);
     const source = regressionTestSource(name);
-    const program = parse(source, { sourceType: 'module', plugins: ['typescript'] }).program;
-    expect(program.body.map(shape)).toEqual([
-      'import vitest',
-      'import ../../api/types',
-      'import ../support/replay',
-      `import ./${name}.json`,
-      'VariableDeclaration',
-      'ExpressionStatement',
-    ]);
+    expect(parseWithTypeScript(`${name}.test.ts`, source)).toEqual({
+      diagnostics: [],
+      statements: TEMPLATE(name),
+    });
     // Nothing of the report is in the source but its sanitised id.
     const rest = source.replaceAll(name, '');
     expect(rest).not.toContain('PWNED');
     expect(rest).not.toContain('node:fs');
     for (const breakout of ['\r', '\u2028', '\u2029', '${', '*/']) expect(source).not.toContain(breakout);
+  });
+
+  it('would see report text that escapes into code: the check above can fail', () => {
+    // What the generator did before issue 30: the report's text in a comment line at the top.
+    const report = hostileReport('PWNED');
+    const name = replayName(report.id);
+    const source = `// Route: ${report.route.path}\n${regressionTestSource(name)}`;
+    const parsed = parseWithTypeScript(`${name}.test.ts`, source);
+    expect(parsed.statements).not.toEqual(TEMPLATE(name));
+    expect(parsed.statements).toContain('import node:fs');
   });
 
   it('refuses a name that is not a sanitised id', () => {

@@ -17,7 +17,7 @@ import { openDatabase } from '../../../api/database/open';
 import type { ReportBody } from '../../../api/types';
 import { apiClient, WITH_DEMO_DATA } from '../../support/apiHarness';
 import { recordFailedCampaignVisit } from '../../support/recordReport';
-import { BUILD_ID } from '../../support/reportFixture';
+import { BUILD_ID, sampleVitals } from '../../support/reportFixture';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 
@@ -115,6 +115,49 @@ describe('npm run reports', () => {
   }, 120_000);
 });
 
+describe('npm run reports, web vitals', () => {
+  beforeAll(async () => {
+    const database = await openDatabase(
+      { kind: 'pglite', dir: path.join(dataDir, 'pglite') },
+      WITH_DEMO_DATA,
+    );
+    const client = await apiClient(database);
+    const samples = [
+      sampleVitals({ vitals: [{ name: 'LCP', value: 812.5, rating: 'good' }] }, Date.now()),
+      sampleVitals({ vitals: [{ name: 'LCP', value: 2600.4, rating: 'needs-improvement' }] }, Date.now()),
+      sampleVitals(
+        {
+          route: { name: null, path: '/nowhere' },
+          vitals: [{ name: 'CLS', value: 0.25, rating: 'needs-improvement' }],
+        },
+        Date.now(),
+      ),
+    ];
+    try {
+      for (const sample of samples) {
+        const res = await client.request({ method: 'POST', url: '/api/reports', payload: sample });
+        expect(res.statusCode).toBe(201);
+      }
+    } finally {
+      await client.close();
+      await database.close();
+    }
+  }, 120_000);
+
+  it('labels them self-reported and shows how many samples each p75 rests on', async () => {
+    const listed = await run('reports', [], { DATA_DIR: dataDir });
+    expect(listed.stderr).toBe('');
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toContain(
+      'Web vitals, 75th percentile per route, (n) samples it rests on. Self-reported: any visitor can send ' +
+        'made-up figures; the API takes at most a few samples per address and route per window.',
+    );
+    // A route by its name, a path that matches none by the path; CLS is unitless.
+    expect(listed.stdout).toContain(`  ${'campaign'.padEnd(20)} LCP 2600 ms (2)\n`);
+    expect(listed.stdout).toContain(`  ${'/nowhere'.padEnd(20)} CLS 0.250 (1)\n`);
+  }, 120_000);
+});
+
 describe('npm run replay', () => {
   it('replays a stored report by id to the reported state, printing each state', async () => {
     const replayed = await run('replay', [id], { DATA_DIR: dataDir });
@@ -169,6 +212,8 @@ describe('a report made to attack the developer who reads it', () => {
   const ATTACK =
     '\u001b[2K\u001b[1A\u001b]0;pwned\u0007\u001b]8;;https://evil.example\u001b\\x\u009b31m\u202e\u2066\u2028\r\nAll good';
   const hostileId = 'hostile-report';
+  /** The same report saved as a file, for `npm run replay -- <file>`, which reads it as it is. */
+  let hostileFile: string;
   beforeAll(async () => {
     const hostile: ReportBody = {
       ...report,
@@ -178,6 +223,9 @@ describe('a report made to attack the developer who reads it', () => {
       events: [{ type: ATTACK }, ...report.events],
       error: { name: ATTACK, message: ATTACK, status: 500 },
     };
+    hostileFile = path.join(dataDir, 'hostile.json');
+    // A count of dropped events is a number only when the API took the report; a file holds what it holds.
+    await writeFile(hostileFile, JSON.stringify({ ...hostile, eventsDropped: '\r\u20285' }));
     const database = await openDatabase(
       { kind: 'pglite', dir: path.join(dataDir, 'pglite') },
       WITH_DEMO_DATA,
@@ -198,16 +246,21 @@ describe('a report made to attack the developer who reads it', () => {
     /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
 
   it.each([
-    ['npm run reports', 'reports', [] as string[]],
-    ['npm run reports -- --json', 'reports', ['--json']],
-    ['npm run replay', 'replay', [hostileId]],
+    ['npm run reports', 'reports', () => []],
+    ['npm run reports -- --json', 'reports', () => ['--json']],
+    ['npm run replay', 'replay', () => [hostileId]],
+    ['npm run replay -- <saved file>', 'replay', () => [hostileFile]],
   ])(
     '%s prints it with every control and bidi character as a visible escape',
-    async (_name, script, args) => {
+    async (_name, script, argsOf: () => string[]) => {
+      const args = argsOf();
       const printed = await run(script, args, { DATA_DIR: dataDir });
       expect(printed.stdout).toContain(script === 'replay' ? '\\x1b[2K' : '1b');
       expect(printed.stdout).not.toMatch(ACTIVE);
       expect(printed.stderr).not.toMatch(ACTIVE);
+      if (args.includes(hostileFile)) {
+        expect(printed.stdout).toContain('the report dropped its \\x0d\\u20285 oldest events');
+      }
       if (args.includes('--json')) {
         const parsed = JSON.parse(printed.stdout) as { recent: { id: string; buildId: string }[] };
         expect(parsed.recent.find((stored) => stored.id === hostileId)?.buildId).toBe(ATTACK);
@@ -215,6 +268,17 @@ describe('a report made to attack the developer who reads it', () => {
     },
     120_000,
   );
+
+  it('npm run replay -- <file> says a file is not JSON without printing its text raw', async () => {
+    // V8's SyntaxError quotes the text around the fault: here, the escapes themselves.
+    const file = path.join(dataDir, 'broken.json');
+    await writeFile(file, `{"buildId": ${ATTACK}}`);
+    const replayed = await run('replay', [file], {});
+    expect(replayed.code).toBe(2);
+    expect(replayed.stderr).toContain('is not valid JSON');
+    expect(replayed.stderr).toContain('\\x1b[2K');
+    expect(replayed.stderr).not.toMatch(ACTIVE);
+  }, 120_000);
 
   it('npm run replay -- <id> --test writes no test for a report the machine does not reproduce', async () => {
     const testFile = path.join(ROOT, 'tests', 'replays', `${hostileId}.test.ts`);
@@ -225,5 +289,32 @@ describe('a report made to attack the developer who reads it', () => {
       'No regression test written: the replay does not reach the reported state',
     );
     expect(existsSync(testFile)).toBe(false);
+  }, 120_000);
+});
+
+describe('a row written to the table by something other than the API', () => {
+  beforeAll(async () => {
+    const database = await openDatabase(
+      { kind: 'pglite', dir: path.join(dataDir, 'pglite') },
+      WITH_DEMO_DATA,
+    );
+    try {
+      // It parses, but it is no report: the summary would read `route.path` of null.
+      await sql`insert into reports (id, received_at, kind, build_id, path, body)
+        values ('wrong-shape', now(), 'error', 'dev', '/', ${JSON.stringify({ ...report, route: null })}::jsonb)`.execute(
+        database.db,
+      );
+    } finally {
+      await database.close();
+    }
+  }, 120_000);
+
+  it('npm run reports skips it with one warning and lists the rest', async () => {
+    const listed = await run('reports', ['--json'], { DATA_DIR: dataDir });
+    expect(listed.stderr).toBe('[demo-api] report wrong-shape skipped: its stored body is not a report.\n');
+    expect(listed.code).toBe(0);
+    const { recent } = JSON.parse(listed.stdout) as { recent: { id: string }[] };
+    expect(recent.map((stored) => stored.id)).toContain(id);
+    expect(recent.map((stored) => stored.id)).not.toContain('wrong-shape');
   }, 120_000);
 });
