@@ -135,6 +135,54 @@ describe('the edge of the server', () => {
     });
   });
 
+  // Who sent a request, in the log: the address the limits count, so a line can be matched with a refusal.
+  describe('the client address in the log', () => {
+    let direct: FastifyInstance;
+    let proxied: FastifyInstance;
+    beforeAll(async () => {
+      direct = await server();
+      proxied = await server({ trustProxy: 1 });
+    }, 60_000);
+    afterAll(() => Promise.all([direct?.close(), proxied?.close()]));
+
+    /** A cross-site write (a security event and the request line), arriving from the proxy's socket. */
+    const forged = (app: FastifyInstance) =>
+      app.inject({
+        method: 'POST',
+        url: '/api/session',
+        remoteAddress: '10.0.0.2',
+        headers: {
+          // The client wrote the left-most entry; the proxy appended the address it saw.
+          'x-forwarded-for': '192.0.2.66, 198.51.100.23',
+          origin: 'https://elsewhere.example',
+          'content-type': 'application/json',
+        },
+        payload: '{}',
+      });
+
+    it('is the one the trusted proxy appended, never the client’s own left-most entry', async () => {
+      expect((await forged(proxied)).statusCode).toBe(403);
+      expect(logged().find((entry) => entry.msg === 'request')).toMatchObject({
+        status: 403,
+        ip: '198.51.100.23',
+      });
+      expect(logged().find((entry) => entry.msg === 'security event')?.security).toMatchObject({
+        event: 'origin.refused',
+        address: '198.51.100.23',
+      });
+      expect(lines.join('\n')).not.toContain('192.0.2.66');
+    });
+
+    it('is the socket’s without TRUST_PROXY, whatever X-Forwarded-For says', async () => {
+      expect((await forged(direct)).statusCode).toBe(403);
+      expect(logged().find((entry) => entry.msg === 'request')).toMatchObject({
+        status: 403,
+        ip: '10.0.0.2',
+      });
+      expect(lines.join('\n')).not.toMatch(/192\.0\.2\.66|198\.51\.100\.23/);
+    });
+  });
+
   // The plugins that refuse a request (server/plugins/) answer before any route is reached: the other plugins'
   // hooks, which log the request, name it and set the headers, must run for it all the same.
   describe('a request refused before any route', () => {
