@@ -43,6 +43,11 @@ async function server(extra: Partial<ServerOptions> = {}): Promise<FastifyInstan
 }
 
 const logged = () => lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+/** The security events logged, each on a line of its own (server/plugins/requestLog.ts). */
+const securityEvents = () =>
+  logged()
+    .filter((entry) => entry.msg === 'security event')
+    .map((entry) => entry.security);
 
 describe('the edge of the server', () => {
   database = useTestDatabase('pglite');
@@ -325,7 +330,8 @@ describe('the edge of the server', () => {
       expect(refused.json()).toEqual({
         message: `Too many requests from this address; try again in ${wait} s.`,
       });
-      expect(logged().some((entry) => entry.msg === 'rate limited' && entry.limit === 'api')).toBe(true);
+      // One security event, for the refusal alone, naming the address and the limit.
+      expect(securityEvents()).toEqual([{ event: 'rate-limited', address: '127.0.0.1', limit: 'api' }]);
       // Another address is not held back; pages and /healthz are not counted.
       expect((await app.inject({ url: '/api/session', remoteAddress: '192.0.2.7' })).statusCode).toBe(200);
       expect((await app.inject('/healthz')).statusCode).toBe(200);
@@ -346,6 +352,9 @@ describe('the edge of the server', () => {
       expect(refused.json().message).toMatch(
         /^Too many new image sizes from this address; try again in \d+ s\.$/,
       );
+      expect(securityEvents()).toEqual([
+        { event: 'rate-limited', address: '198.51.100.4', limit: 'image-variants' },
+      ]);
       const again = await app.inject({ url: '/_ipx/w_10/one.png', ...from });
       expect(again.statusCode).toBe(200);
       expect(again.headers.ratelimit).toBeUndefined();
