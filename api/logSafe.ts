@@ -8,17 +8,31 @@
 import { visibleText } from '../core/untrustedText.ts';
 
 /**
- * One security event (a refused sign-in, a refused origin): who (the client address as limits count it), what,
- * and which account as a digest of its email, never the email or the password.
+ * The limits whose refusals are `rate-limited` events (a refused sign-in is `sign-in.refused`): the per-address
+ * flood limits on /api and on new image variants (server/plugins/rateLimit.ts), reports and vitals samples per
+ * address (./routes/reports.ts), and an address's spent guesses of the reports' and the metrics' tokens.
  */
-export interface SecurityEvent {
-  event: 'sign-in.failed' | 'sign-in.refused' | 'origin.refused';
-  address: string;
-  /** api/signInLimits.ts accountKey: a digest of the lower-cased email. */
-  account?: string;
-  /** The origin a refused write came from, bounded and escaped. */
-  origin?: string;
-}
+export type LimitName = 'api' | 'image-variants' | 'reports' | 'vitals' | 'reports-token' | 'metrics-token';
+
+/**
+ * One security event, one per refusal: who (the client address as limits count it), what, and which account as
+ * a digest of its email, never the email, a password or a token.
+ */
+export type SecurityEvent = { address: string } & (
+  | {
+      event: 'sign-in.failed' | 'sign-in.refused';
+      /** api/signInLimits.ts accountKey: a digest of the lower-cased email. */
+      account: string;
+    }
+  | {
+      event: 'origin.refused';
+      /** The origin a refused write came from, bounded and escaped. */
+      origin?: string;
+    }
+  | { event: 'rate-limited'; limit: LimitName }
+  /** A missing or wrong operator token (REPORTS_TOKEN, METRICS_TOKEN): which one, never what was sent. */
+  | { event: 'token.refused'; token: 'reports' | 'metrics' }
+);
 
 /** Where the API writes what went wrong: console, or the production server's structured log. */
 export type ApiLog = Pick<Console, 'error'> & {

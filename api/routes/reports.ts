@@ -13,6 +13,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { limitKey } from '../clientAddress.ts';
 import { type FieldMessages, HttpError } from '../errors.ts';
 import { findUnstorableText } from '../jsonBody.ts';
+import { type LimitName, securityLine } from '../logSafe.ts';
 import { type DatabaseLimit, databaseLimit, digestKey, RateLimited } from '../rateLimits.ts';
 import { listReports, REPORT_DEFAULTS, reportBodySchema, storeReport } from '../reports.ts';
 import { errorBody } from '../schemas.ts';
@@ -73,13 +74,14 @@ function tooMany(what: string, seconds: number): HttpError {
   });
 }
 
-/** Throws a 429 with the wait in Retry-After when `limit` refuses `key`. */
-async function take(limit: DatabaseLimit, key: string, what: string): Promise<void> {
+/** Throws a 429 with the wait in Retry-After when `limit` refuses `key`, after telling `refused`. */
+async function take(limit: DatabaseLimit, key: string, what: string, refused: () => void): Promise<void> {
   try {
     await limit.consume(key);
   } catch (error) {
-    if (error instanceof RateLimited) throw tooMany(what, error.retryAfterSeconds);
-    throw error;
+    if (!(error instanceof RateLimited)) throw error;
+    refused();
+    throw tooMany(what, error.retryAfterSeconds);
   }
 }
 
@@ -90,6 +92,10 @@ export const reportRoutes: FastifyPluginAsync<RouteContext> = async (app, contex
   const log = { warn: context.log.warn ?? context.log.error };
   // The client's address as the limits count it (../clientAddress.ts).
   const addressOf = (request: { ip: string }) => limitKey(request.ip);
+  // One security event per refusal (../logSafe.ts): the address and the limit or token, never the token sent.
+  const security = securityLine(context.log);
+  const limited = (address: string, limit: LimitName) => () =>
+    security({ event: 'rate-limited', address, limit });
   const byAddress = databaseLimit(db, {
     keyPrefix: 'report',
     points: config.perAddress,
@@ -133,9 +139,14 @@ export const reportRoutes: FastifyPluginAsync<RouteContext> = async (app, contex
         );
       }
       const address = addressOf(request);
-      await take(byAddress, address, 'reports');
+      await take(byAddress, address, 'reports', limited(address, 'reports'));
       if (report.kind === 'vitals') {
-        await take(vitalsByRoute, digestKey(address, report.route.path), 'vitals samples for this page');
+        await take(
+          vitalsByRoute,
+          digestKey(address, report.route.path),
+          'vitals samples for this page',
+          limited(address, 'vitals'),
+        );
       }
       const id = await storeReport(db, report, new Date(now()), config.maxCount);
       return reply.code(201).send({ id });
@@ -166,8 +177,12 @@ export const reportRoutes: FastifyPluginAsync<RouteContext> = async (app, contex
         const address = addressOf(request);
         // Past the limit of wrong tokens an address is refused before its token is looked at.
         const wait = await tokenGuesses.waitSeconds(address);
-        if (wait > 0) throw tooMany('wrong tokens', wait);
+        if (wait > 0) {
+          limited(address, 'reports-token')();
+          throw tooMany('wrong tokens', wait);
+        }
         if (!sameSecret(bearerToken(request.headers.authorization), readToken)) {
+          security({ event: 'token.refused', address, token: 'reports' });
           await tokenGuesses.consume(address).catch((error: unknown) => {
             if (!(error instanceof RateLimited)) throw error;
           });

@@ -6,7 +6,8 @@
 //  4. toast memory in Chromium (scripts/bench/bench-toasts.mjs);
 //  5. the bytes sent over the wire for the first load of `/` from the production server (scripts/bench/bench-wire.mjs),
 //     and how long its entry script takes while images render (scripts/bench/bench-files-under-renders.mjs);
-//  6. demo API throughput and latency on PGlite and PostgreSQL (scripts/bench/bench-api.mjs);
+//  6. demo API throughput and latency on PGlite and PostgreSQL (scripts/bench/bench-api.mjs), and what a refused
+//     sign-in costs, account by account (scripts/bench/bench-refusals.ts);
 //  6b. this app side by side with the reference build in Chromium (scripts/bench/bench-web.mjs): first-load bytes,
 //     FCP, LCP, navigation cold and after hover, Lighthouse; with ratios.
 //  7. first paint of `/` and `/campaign/1`, prerendered and as an SPA shell (scripts/bench/bench-paint.mjs).
@@ -90,6 +91,9 @@ execSync(
     stdio: 'inherit',
   },
 );
+
+// What a refused sign-in costs over HTTP: a seeded account, an unknown email, argon2id accounts (issue 31.8).
+execSync('node --import tsx scripts/bench/bench-refusals.ts', { stdio: 'inherit' });
 
 // The web figures and ratios to the reference build (issue 13).
 execSync('node scripts/bench/bench-web.mjs', { stdio: 'inherit' });

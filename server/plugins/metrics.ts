@@ -19,6 +19,7 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { limitKey } from '../../api/clientAddress.ts';
 import { bearerToken, sameSecret } from '../../api/secrets.ts';
+import { logSecurityEvent } from './requestLog.ts';
 
 /** Wrong tokens one address may send to /metrics per window; then even its right one is a 404. */
 export const TOKEN_GUESSES = { points: 10, duration: 900 };
@@ -138,6 +139,12 @@ export function installMetrics(
       const spent = ((await guesses.get(address))?.consumedPoints ?? 0) >= TOKEN_GUESSES.points;
       if (spent || !hasBearer(request.headers.authorization, token)) {
         if (!spent) await guesses.consume(address).catch(() => undefined);
+        logSecurityEvent(
+          request.log,
+          spent
+            ? { event: 'rate-limited', address, limit: 'metrics-token' }
+            : { event: 'token.refused', address, token: 'metrics' },
+        );
         return reply.code(404).type('text/plain; charset=utf-8').send('Not found.');
       }
       return reply.type(registry.contentType).send(await registry.metrics());

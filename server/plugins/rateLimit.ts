@@ -16,6 +16,7 @@ import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastif
 import fastifyPlugin from 'fastify-plugin';
 import { limitKey } from '../../api/clientAddress.ts';
 import { API_PATH } from '../http.ts';
+import { logSecurityEvent } from './requestLog.ts';
 import { CACHE } from './securityHeaders.ts';
 
 export interface RateLimits {
@@ -90,7 +91,7 @@ const limitRates: FastifyPluginAsync<RateLimits> = async (app, limits) => {
     const verdict = await limiters.api(request);
     reply.headers(verdict.headers);
     if (verdict.retryAfterSeconds !== null) {
-      request.log.warn({ limit: 'api', ip: request.ip }, 'rate limited');
+      logSecurityEvent(request.log, { event: 'rate-limited', address: limitKey(request.ip), limit: 'api' });
       return reply
         .code(429)
         .header('retry-after', String(verdict.retryAfterSeconds))

@@ -6,7 +6,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
 import fastifyPlugin from 'fastify-plugin';
-import { type ApiLog, loggableError, loggablePath } from '../../api/logSafe.ts';
+import { type ApiLog, loggableError, loggablePath, type SecurityEvent } from '../../api/logSafe.ts';
 import { visibleText } from '../../core/untrustedText.ts';
 
 /**
@@ -15,6 +15,14 @@ import { visibleText } from '../../core/untrustedText.ts';
  * log. Fastify's type wants a stack on every serialized error; an error without frames gets an empty one.
  */
 export const LOG_SERIALIZERS = { err: (error: unknown) => ({ stack: '', ...loggableError(error) }) };
+
+/**
+ * One structured line per security event (api/logSafe.ts), from the API and the server's own refusals alike:
+ * `security` holds the event, never an email, a password or a token.
+ */
+export function logSecurityEvent(log: FastifyBaseLogger, event: SecurityEvent): void {
+  log.warn({ security: event }, 'security event');
+}
 
 /** What the API, icon and image modules log through. */
 export type ConsoleLogger = Pick<Console, 'warn' | 'error'> & Pick<ApiLog, 'security'>;
@@ -48,8 +56,7 @@ export function consoleLogger(baseLog: FastifyBaseLogger): ConsoleLogger {
   return {
     warn: write('warn'),
     error: write('error'),
-    // One structured line per refused sign-in or origin: `security` holds the event, never an email.
-    security: (event) => current().warn({ security: event }, 'security event'),
+    security: (event) => logSecurityEvent(current(), event),
   };
 }
 

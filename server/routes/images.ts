@@ -7,10 +7,11 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { IPX } from 'ipx';
 import pLimit from 'p-limit';
+import { limitKey } from '../../api/clientAddress.ts';
 import { loggable, loggablePath } from '../../api/logSafe.ts';
 import type { Logger, Middleware } from '../http.ts';
 import type { MetricsSources } from '../plugins/metrics.ts';
-import { consoleLogger } from '../plugins/requestLog.ts';
+import { consoleLogger, logSecurityEvent } from '../plugins/requestLog.ts';
 import { CACHE } from '../plugins/securityHeaders.ts';
 
 /** The same-origin optimisation path: `/_ipx/{modifiers}/{src}`. */
@@ -486,7 +487,11 @@ export const imageRoutes: FastifyPluginAsync<ImageRoutesOptions> = async (app, o
       const verdict = await app.rateLimiters.imageVariants(request);
       reply.headers(verdict.headers);
       if (verdict.retryAfterSeconds === null) return undefined;
-      request.log.warn({ limit: 'image-variants', ip: request.ip }, 'rate limited');
+      logSecurityEvent(request.log, {
+        event: 'rate-limited',
+        address: limitKey(request.ip),
+        limit: 'image-variants',
+      });
       return {
         status: 429,
         headers: {

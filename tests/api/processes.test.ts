@@ -1,13 +1,15 @@
 // @vitest-environment node
 // The API as real server processes (api/main.ts): an acknowledged write survives kill -9 in
 // both database modes, two processes share one PostgreSQL (a session made on one is valid on the
-// other), and a start-up failure is a clear message and a non-zero exit.
+// other) but never one embedded folder (not even from two PID namespaces, as two containers on one volume
+// are), and a start-up failure is a clear message and a non-zero exit.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { backends, freePort, freshPostgresDatabase, POSTGRES_URL } from '../support/apiHarness';
+import { CAN_UNSHARE, inNamespace, NO_UNSHARE_REASON } from '../support/namespaces';
 
 const STARTUP_MS = 90_000;
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -21,18 +23,31 @@ interface Server {
   output: () => string;
 }
 
-function run(env: Record<string, string>): {
+/** The server as a process; with `ownNamespace`, as pid 1 of a PID namespace of its own (as in a container). */
+function run(
+  env: Record<string, string>,
+  ownNamespace = false,
+): {
   child: ChildProcess;
   output: () => string;
   exited: Promise<number | null>;
+  /** 'listening' once it listens, or its exit code if it exits first. */
+  outcome: Promise<'listening' | number | null>;
 } {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'api/main.ts'], {
+  const argv = [process.execPath, '--import', 'tsx', 'api/main.ts'];
+  const [command, ...args] = ownNamespace ? inNamespace(argv) : argv;
+  const child = spawn(command as string, args, {
     env: { ...process.env, HOST: '127.0.0.1', DATABASE_URL: '', DATA_DIR: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
+  let listening: (value: 'listening') => void = () => {};
+  const listened = new Promise<'listening'>((resolve) => {
+    listening = resolve;
+  });
   child.stdout?.on('data', (chunk) => {
     output += chunk;
+    if (output.includes('listening on')) listening('listening');
   });
   child.stderr?.on('data', (chunk) => {
     output += chunk;
@@ -44,12 +59,12 @@ function run(env: Record<string, string>): {
       await exited;
     }
   });
-  return { child, output: () => output, exited };
+  return { child, output: () => output, exited, outcome: Promise.race([listened, exited]) };
 }
 
-async function start(env: Record<string, string>): Promise<Server> {
+async function start(env: Record<string, string>, ownNamespace = false): Promise<Server> {
   const port = String(await freePort());
-  const { child, output, exited } = run({ ...env, PORT: port });
+  const { child, output, exited } = run({ ...env, PORT: port }, ownNamespace);
   const ready = new Promise<void>((resolve, reject) => {
     const check = () => {
       if (output().includes('listening on')) resolve();
@@ -157,6 +172,29 @@ describe('two server processes on one database', { timeout: 4 * STARTUP_MS }, ()
     expect(first.child.exitCode).toBeNull();
     expect(second.output()).toContain('set DATABASE_URL to share a PostgreSQL server');
   });
+
+  it.skipIf(!CAN_UNSHARE)(
+    'refuse to share one embedded folder from two PID namespaces: both are pid 1, the second exits with the reason',
+    async () => {
+      // Two containers on one volume: a lock that named a pid would read "1", the second's own, and take the
+      // folder. The lease (api/database/open.ts) names none.
+      const env = await databaseEnv('pglite');
+      const first = await start(env, true);
+      expect(first.output()).toContain('(pid 1)');
+      const second = run({ ...env, PORT: String(await freePort()) }, true);
+      // Raced with listening, so a second server that takes the folder fails here rather than at the timeout.
+      expect(await second.outcome, second.output()).toBe(1);
+      expect(second.output()).toContain(
+        `The embedded database in ${path.join(env.DATA_DIR as string, 'pglite')} is in use by another server`,
+      );
+      // The first keeps serving, on its lease.
+      expect(first.child.exitCode).toBeNull();
+      const session = await call(first, 'GET', '/api/session');
+      expect(session.status).toBe(200);
+      expect((await session.json()).user).toBeNull();
+      await signIn(first);
+    },
+  );
 });
 
 describe('start-up failures', { timeout: 2 * STARTUP_MS }, () => {
@@ -168,6 +206,13 @@ describe('start-up failures', { timeout: 2 * STARTUP_MS }, () => {
     );
   });
 });
+
+if (!CAN_UNSHARE) {
+  console.warn(
+    `[process tests] ${NO_UNSHARE_REASON}: the test of two servers in two PID namespaces on one embedded ` +
+      'folder is SKIPPED (tests/api/database/open.test.ts still tests the lease from another process).',
+  );
+}
 
 if (!POSTGRES_URL) {
   console.warn(

@@ -158,6 +158,57 @@ describe('the production recipe', () => {
     expect(res.statusCode).toBe(403);
   });
 
+  it('never takes X-Forwarded-Host for the site without PUBLIC_ORIGIN either: the raw Host is the site', async () => {
+    // The environment of the finding: trust in the proxy on, no PUBLIC_ORIGIN. Fastify's `request.host` is then
+    // X-Forwarded-Host, so a check that read it would take evil.example for this site.
+    const { PUBLIC_ORIGIN: _unset, ...withoutOrigin } = recipe();
+    const direct = await buildServer({
+      ...serverOptionsFrom(
+        readServerEnvironment({
+          ...withoutOrigin,
+          DATA_DIR: path.join(root, 'data'),
+          DIST_DIR: path.join(root, 'dist'),
+          LOG_LEVEL: 'silent',
+        }),
+        LAYOUT,
+      ),
+      database,
+    });
+    try {
+      const post = (client: string, url: string, origin: string, form: boolean) =>
+        direct.inject({
+          method: 'POST',
+          url,
+          remoteAddress: PROXY,
+          headers: {
+            host: 'localhost',
+            'x-forwarded-for': client,
+            'x-forwarded-host': 'evil.example',
+            origin,
+            'sec-fetch-site': 'same-origin',
+            'content-type': form ? 'application/x-www-form-urlencoded' : 'application/json',
+          },
+          payload: form
+            ? 'email=demo%40example.com&password=demo-password'
+            : JSON.stringify({ email: 'demo@example.com', password: 'demo-password' }),
+        });
+      for (const [url, form] of [
+        ['/api/session', false],
+        ['/login', true],
+      ] as const) {
+        const forged = await post('203.0.113.50', url, 'http://evil.example', form);
+        expect(forged.statusCode, url).toBe(403);
+        expect(forged.headers['set-cookie'], url).toBeUndefined();
+        // The same request from a page of the site it really reached signs in.
+        const own = await post('203.0.113.51', url, 'http://localhost', form);
+        expect(own.statusCode, url).toBe(form ? 303 : 200);
+        expect(String(own.headers['set-cookie']), url).toMatch(/^sid=/);
+      }
+    } finally {
+      await direct.close();
+    }
+  });
+
   it('limits a client that rotates its X-Forwarded-For like any other: the proxy’s entry is the address', async () => {
     const statuses = [];
     for (let i = 0; i < 13; i++) {

@@ -8,6 +8,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { type AddressInfo, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Writable } from 'node:stream';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReportBody } from '../../api/types';
@@ -208,6 +209,56 @@ describe('/metrics on the server', () => {
     expect(body).toMatch(/^image_renders\{state="in_flight"\} 0$/m);
     expect(body).toMatch(/^image_renders\{state="queued"\} 0$/m);
   }, 120_000);
+});
+
+describe('security events of /metrics', () => {
+  it('writes one per wrong token and one per refusal after the guesses are spent, never what was sent', async () => {
+    const lines: string[] = [];
+    const stream = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(...String(chunk).split('\n').filter(Boolean));
+        done();
+      },
+    });
+    const app = Fastify({ logger: { level: 'info', stream } });
+    installMetrics(app, { port: null, token: TOKEN });
+    try {
+      const from = (authorization?: string) =>
+        app.inject({
+          method: 'GET',
+          url: '/metrics',
+          remoteAddress: '192.0.2.70',
+          headers: authorization ? { authorization } : {},
+        });
+      expect((await from()).statusCode).toBe(404);
+      for (let i = 1; i < TOKEN_GUESSES.points; i += 1)
+        expect((await from(`Bearer guess-${i}`)).statusCode).toBe(404);
+      expect((await from(`Bearer ${TOKEN}`)).statusCode).toBe(404);
+      const events = lines
+        .map((line) => JSON.parse(line) as { msg: string; security?: unknown })
+        .filter((entry) => entry.msg === 'security event')
+        .map((entry) => entry.security);
+      expect(events).toEqual([
+        ...Array(TOKEN_GUESSES.points).fill({
+          event: 'token.refused',
+          address: '192.0.2.70',
+          token: 'metrics',
+        }),
+        { event: 'rate-limited', address: '192.0.2.70', limit: 'metrics-token' },
+      ]);
+      expect(lines.join('\n')).not.toMatch(/guess-|metrics-token-for-tests/);
+      // The right token from an address that did not guess: metrics, and no event.
+      const scraped = await app.inject({
+        method: 'GET',
+        url: '/metrics',
+        headers: { authorization: `Bearer ${TOKEN}` },
+      });
+      expect(scraped.statusCode).toBe(200);
+      expect(lines.filter((line) => line.includes('security event'))).toHaveLength(TOKEN_GUESSES.points + 1);
+    } finally {
+      await app.close();
+    }
+  });
 });
 
 describe('metrics on their own port', () => {

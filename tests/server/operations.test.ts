@@ -43,6 +43,11 @@ async function server(extra: Partial<ServerOptions> = {}): Promise<FastifyInstan
 }
 
 const logged = () => lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+/** The security events logged, each on a line of its own (server/plugins/requestLog.ts). */
+const securityEvents = () =>
+  logged()
+    .filter((entry) => entry.msg === 'security event')
+    .map((entry) => entry.security);
 
 describe('the edge of the server', () => {
   database = useTestDatabase('pglite');
@@ -132,6 +137,54 @@ describe('the edge of the server', () => {
     it('takes one header only: a repeated x-request-id is replaced', async () => {
       const response = await app.inject({ url: '/healthz', headers: { 'x-request-id': ['a1', 'b2'] } });
       expect(response.headers['x-request-id']).toMatch(UUID);
+    });
+  });
+
+  // Who sent a request, in the log: the address the limits count, so a line can be matched with a refusal.
+  describe('the client address in the log', () => {
+    let direct: FastifyInstance;
+    let proxied: FastifyInstance;
+    beforeAll(async () => {
+      direct = await server();
+      proxied = await server({ trustProxy: 1 });
+    }, 60_000);
+    afterAll(() => Promise.all([direct?.close(), proxied?.close()]));
+
+    /** A cross-site write (a security event and the request line), arriving from the proxy's socket. */
+    const forged = (app: FastifyInstance) =>
+      app.inject({
+        method: 'POST',
+        url: '/api/session',
+        remoteAddress: '10.0.0.2',
+        headers: {
+          // The client wrote the left-most entry; the proxy appended the address it saw.
+          'x-forwarded-for': '192.0.2.66, 198.51.100.23',
+          origin: 'https://elsewhere.example',
+          'content-type': 'application/json',
+        },
+        payload: '{}',
+      });
+
+    it('is the one the trusted proxy appended, never the client’s own left-most entry', async () => {
+      expect((await forged(proxied)).statusCode).toBe(403);
+      expect(logged().find((entry) => entry.msg === 'request')).toMatchObject({
+        status: 403,
+        ip: '198.51.100.23',
+      });
+      expect(logged().find((entry) => entry.msg === 'security event')?.security).toMatchObject({
+        event: 'origin.refused',
+        address: '198.51.100.23',
+      });
+      expect(lines.join('\n')).not.toContain('192.0.2.66');
+    });
+
+    it('is the socket’s without TRUST_PROXY, whatever X-Forwarded-For says', async () => {
+      expect((await forged(direct)).statusCode).toBe(403);
+      expect(logged().find((entry) => entry.msg === 'request')).toMatchObject({
+        status: 403,
+        ip: '10.0.0.2',
+      });
+      expect(lines.join('\n')).not.toMatch(/192\.0\.2\.66|198\.51\.100\.23/);
     });
   });
 
@@ -277,7 +330,8 @@ describe('the edge of the server', () => {
       expect(refused.json()).toEqual({
         message: `Too many requests from this address; try again in ${wait} s.`,
       });
-      expect(logged().some((entry) => entry.msg === 'rate limited' && entry.limit === 'api')).toBe(true);
+      // One security event, for the refusal alone, naming the address and the limit.
+      expect(securityEvents()).toEqual([{ event: 'rate-limited', address: '127.0.0.1', limit: 'api' }]);
       // Another address is not held back; pages and /healthz are not counted.
       expect((await app.inject({ url: '/api/session', remoteAddress: '192.0.2.7' })).statusCode).toBe(200);
       expect((await app.inject('/healthz')).statusCode).toBe(200);
@@ -298,6 +352,9 @@ describe('the edge of the server', () => {
       expect(refused.json().message).toMatch(
         /^Too many new image sizes from this address; try again in \d+ s\.$/,
       );
+      expect(securityEvents()).toEqual([
+        { event: 'rate-limited', address: '198.51.100.4', limit: 'image-variants' },
+      ]);
       const again = await app.inject({ url: '/_ipx/w_10/one.png', ...from });
       expect(again.statusCode).toBe(200);
       expect(again.headers.ratelimit).toBeUndefined();

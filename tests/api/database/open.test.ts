@@ -4,7 +4,7 @@
 // a dump, migrations that fail, and migrations undone. The lease's cases meet a folder PGlite refuses in half a
 // second (PG_VERSION of another major): an open that gets as far as "Could not open the embedded database" has
 // taken the lease, one that does not was refused.
-import { type ChildProcess, execFile, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdir, mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -28,6 +28,7 @@ import {
 import seed from '../../../api/fixtures/seed.json' with { type: 'json' };
 import { Passwords } from '../../../api/passwords';
 import { migratedDump, WITH_DEMO_DATA } from '../../support/apiHarness';
+import { CAN_UNSHARE, inNamespace } from '../../support/namespaces';
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
@@ -94,12 +95,6 @@ require('proper-lockfile')
   .lock(dir, { lockfilePath: dir + '.lock', realpath: false, stale: Number(stale), update: Number(update) })
   .then(() => console.log('held by pid ' + process.pid), (error) => { console.error(error.message); process.exit(1); });
 setInterval(() => {}, 1 << 30);`;
-
-/** `unshare` makes PID namespaces here (root, as on CI): checked, not assumed. */
-const CAN_UNSHARE =
-  spawnSync('unshare', ['--pid', '--fork', '--mount-proc', '--kill-child', 'true']).status === 0;
-const inNamespace = (argv: string[]) =>
-  CAN_UNSHARE ? ['unshare', '--pid', '--fork', '--mount-proc', '--kill-child', ...argv] : argv;
 
 /** Another server holding `dir`'s lease, in a child process (in a PID namespace of its own if asked). */
 async function leaseHolder(

@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { sql } from 'kysely';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { testApiConfig } from '../../../api/config';
+import type { SecurityEvent } from '../../../api/logSafe';
 import { REPORT_DEFAULTS, type ReportsConfig } from '../../../api/reports';
 import type { ReportBody, StoredReport } from '../../../api/types';
 import { type ApiClient, backends, storedReports, useApi } from '../../support/apiHarness';
@@ -34,13 +35,18 @@ const HOSTILE = {
 describe.each(backends())('hostile reports on %s', (kind) => {
   const errors: unknown[][] = [];
   const warnings: unknown[][] = [];
+  const events: SecurityEvent[] = [];
   const {
     database,
     clock,
     open: openApi,
   } = useApi(kind, {
     startAt: NOW,
-    log: { error: (...args) => errors.push(args), warn: (...args) => warnings.push(args) },
+    log: {
+      error: (...args) => errors.push(args),
+      warn: (...args) => warnings.push(args),
+      security: (event) => events.push(event),
+    },
   });
   const open = (reports: Partial<ReportsConfig> = {}) =>
     openApi({ config: { reports: { ...testApiConfig().reports, readToken: TOKEN, ...reports } } });
@@ -68,6 +74,7 @@ describe.each(backends())('hostile reports on %s', (kind) => {
   beforeEach(() => {
     errors.length = 0;
     warnings.length = 0;
+    events.length = 0;
   });
 
   const fields: [string, (text: string) => Partial<ReportBody>][] = [
@@ -392,6 +399,11 @@ describe.each(backends())('hostile reports on %s', (kind) => {
     expect((await post(api, sampleReport({}, clock.now), '::ffff:192.0.2.200')).statusCode).toBe(201);
     expect((await post(api, sampleReport({}, clock.now), '192.0.2.200')).statusCode).toBe(201);
     expect((await post(api, sampleReport({}, clock.now), '::ffff:192.0.2.200')).statusCode).toBe(429);
+    // One security event per refusal, naming the client as the limit counts it.
+    expect(events).toEqual([
+      { event: 'rate-limited', address: '2001:db8:1:2::/64', limit: 'reports' },
+      { event: 'rate-limited', address: '192.0.2.200', limit: 'reports' },
+    ]);
   });
 
   it('takes a few vitals samples per address and route per window: one address cannot set the p75', async () => {
@@ -399,6 +411,7 @@ describe.each(backends())('hostile reports on %s', (kind) => {
     const statuses = [];
     for (let i = 0; i < 5; i += 1) statuses.push((await post(api, sampleVitals({}, clock.now))).statusCode);
     expect(statuses).toEqual([201, 201, 201, 429, 429]);
+    expect(events).toEqual(Array(2).fill({ event: 'rate-limited', address: '127.0.0.1', limit: 'vitals' }));
     const otherRoute = sampleVitals({ route: { name: 'index', path: '/' } }, clock.now);
     expect((await post(api, otherRoute)).statusCode).toBe(201);
     // Error reports are not vitals: they keep their own budget.
@@ -413,5 +426,15 @@ describe.each(backends())('hostile reports on %s', (kind) => {
     expect(refused.statusCode).toBe(429);
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     expect((await list(api, TOKEN, '192.0.2.80')).statusCode).toBe(200);
+    // Each wrong token and the refusal after them is an event naming the token, never holding what was sent.
+    expect(events).toEqual([
+      ...Array(REPORT_DEFAULTS.tokenGuesses).fill({
+        event: 'token.refused',
+        address: '127.0.0.1',
+        token: 'reports',
+      }),
+      { event: 'rate-limited', address: '127.0.0.1', limit: 'reports-token' },
+    ]);
+    expect(JSON.stringify(events)).not.toMatch(/guess|read-token/);
   });
 });
