@@ -23,6 +23,9 @@
 //                                                        recorded reason; list the files whose results are stale
 //                                                        (a session's run refreshes them)
 //   node scripts/mutation/mutant-kinds.mjs --files api/,src/pages/   only the sources under these paths
+//   node scripts/mutation/mutant-kinds.mjs --timeout 120 the most a mutant's tests may run before it is a Timeout
+//                                                        (twice their time without a mutant plus 15 s, at most this;
+//                                                        300 s by default)
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
@@ -435,6 +438,25 @@ export async function createRunner({ root = process.cwd(), config, timeoutMs = 3
       }
     }
   };
+  /**
+   * How long a mutant may keep a set of tests running before it counts as a Timeout (detected): twice what they
+   * take without a mutant, plus 15 s, at most `timeoutMs`, as Stryker's timeoutFactor does. Measured once per set
+   * of tests, the first time a mutant needs it; tests that fail without any mutant stop the run, since they would
+   * count every mutant as killed. A fixed timeout either waited minutes for every hung mutant or counted slow
+   * tests on a loaded machine as kills.
+   */
+  const budgets = new Map();
+  const budgetOf = async (file, tests) => {
+    const key = tests.join('\n');
+    if (!budgets.has(key)) {
+      const started = Date.now();
+      const result = await runner.runFiles(file, null, tests);
+      if (result.status !== 'Survived')
+        throw new Error(`mutant kinds: ${tests.join(', ')} fail without a mutant (${result.status}); fix them first`);
+      budgets.set(key, Math.min(timeoutMs, 2 * (Date.now() - started) + 15_000));
+    }
+    return budgets.get(key);
+  };
   const runner = {
     /**
      * The tests nearest the file first (`testTiers`): most mutants fail there in seconds, and only a mutant they
@@ -444,13 +466,13 @@ export async function createRunner({ root = process.cwd(), config, timeoutMs = 3
     async run(file, mutant, tests) {
       let result = { status: 'Survived' };
       for (const tier of testTiers(file, tests)) {
-        result = await runner.runFiles(file, mutant, tier);
+        result = await runner.runFiles(file, mutant, tier, await budgetOf(file, tier));
         if (result.status !== 'Survived') return result;
       }
       return result;
     },
     /** `mutant` null: the tests against the original source. */
-    async runFiles(file, mutant, tests) {
+    async runFiles(file, mutant, tests, budgetMs = timeoutMs) {
       const path = resolve(root, file);
       // Vitest marks the process as failed when a test fails, as it does for every killed mutant.
       const exitCode = process.exitCode;
@@ -458,7 +480,7 @@ export async function createRunner({ root = process.cwd(), config, timeoutMs = 3
       invalidate(path);
       let timer;
       const timeout = new Promise((done) => {
-        timer = setTimeout(() => done('timeout'), timeoutMs);
+        timer = setTimeout(() => done('timeout'), budgetMs);
       });
       try {
         const result = await Promise.race([
@@ -621,7 +643,11 @@ async function main() {
     toRun.length = 0;
   }
   if (toRun.length > 0) {
-    const runner = await createRunner({ config: `${HOME}/vitest.kinds.config.ts` });
+    const timeoutAt = args.indexOf('--timeout');
+    const runner = await createRunner({
+      config: `${HOME}/vitest.kinds.config.ts`,
+      ...(timeoutAt >= 0 ? { timeoutMs: Number(args[timeoutAt + 1]) * 1000 } : {}),
+    });
     try {
       for (const [index, mutant] of toRun.entries()) {
         const result = await runner.run(mutant.file, mutant, mutant.tests);

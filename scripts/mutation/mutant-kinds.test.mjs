@@ -272,7 +272,9 @@ describe('mutant kinds: a test catches each kind', { timeout: 600_000 }, () => {
     const original = runner.runFiles;
     const calls = [];
     let first = 'Killed';
-    runner.runFiles = async (_file, _mutant, tests) => {
+    runner.runFiles = async (_file, mutant, tests) => {
+      // The tests without a mutant, timed once per set for the mutants' timeout: they pass.
+      if (mutant === null) return { status: 'Survived' };
       calls.push(tests);
       return { status: calls.length === 1 ? first : 'Survived' };
     };
@@ -291,6 +293,29 @@ describe('mutant kinds: a test catches each kind', { timeout: 600_000 }, () => {
       first = 'Killed';
       assert.deepEqual(await runner.run('core/x.ts', {}, tests), { status: 'Killed' });
       assert.deepEqual(calls, [tests]);
+    } finally {
+      runner.runFiles = original;
+    }
+  });
+
+  it('gives a mutant twice its tests’ time without one (plus 15 s), and stops when they fail without one', async () => {
+    const original = runner.runFiles;
+    const budgets = [];
+    let baseline = 'Survived';
+    runner.runFiles = async (_file, mutant, tests, budget) => {
+      if (mutant === null) return { status: baseline };
+      budgets.push([tests, budget]);
+      return { status: 'Killed' };
+    };
+    try {
+      await runner.run('core/y.ts', {}, ['tests/core/y.test.ts']);
+      await runner.run('core/y.ts', {}, ['tests/core/y.test.ts']);
+      // Measured once for the set (a fake answers at once): 15 s and a little.
+      assert.equal(budgets.length, 2);
+      for (const [, budget] of budgets) assert.ok(budget >= 15_000 && budget < 16_000, `budget ${budget}`);
+      assert.equal(budgets[0][1], budgets[1][1]);
+      baseline = 'Killed';
+      await assert.rejects(runner.run('core/z.ts', {}, ['tests/core/z.test.ts']), /fail without a mutant/);
     } finally {
       runner.runFiles = original;
     }
