@@ -160,7 +160,10 @@ function watch() {
     context: { heard: [] },
     initial: 'watching',
     states: { watching: { invoke: { src: 'watchPage' }, on: { leave: 'elsewhere' } }, elsewhere: {} },
-    on: { 'page.changed': { actions: assign({ heard: ({ context, event }) => [...context.heard, event] }) } },
+    on: {
+      'page.changed': { actions: assign({ heard: ({ context, event }) => [...context.heard, event] }) },
+      'page.restored': { actions: assign({ heard: ({ context, event }) => [...context.heard, event] }) },
+    },
   });
   const actor = createActor(parent).start();
   return {
@@ -218,6 +221,19 @@ describe('watching the page', () => {
     expect(preloadError(new Error('Unable to preload CSS for /assets/page.css')).defaultPrevented).toBe(
       false,
     );
+    actor.stop();
+  });
+
+  it('tells of a page restored from the back/forward cache, and of no other pageshow', () => {
+    const { actor, heard, leave } = watch();
+    const before = heard().length;
+    window.dispatchEvent(Object.assign(new Event('pageshow'), { persisted: false }));
+    expect(heard()).toHaveLength(before);
+    window.dispatchEvent(Object.assign(new Event('pageshow'), { persisted: true }));
+    expect(heard().slice(before)).toEqual([{ type: 'page.restored' }]);
+    leave();
+    window.dispatchEvent(Object.assign(new Event('pageshow'), { persisted: true }));
+    expect(heard().slice(before)).toHaveLength(1);
     actor.stop();
   });
 
