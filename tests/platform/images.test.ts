@@ -299,6 +299,17 @@ describe('width candidates', () => {
     );
   });
 
+  it('never asks for a side under 1 px: a thin banner’s narrow candidates, a density that rounds a width to 0', () => {
+    // 2,000 x 1: the 320 px candidate would be 0.16 px tall.
+    const thin = imageWidthSrcSet('/a.jpg', { width: 2000, height: 1 }).split(', ');
+    expect(thin.length).toBeGreaterThan(3);
+    for (const candidate of thin) expect(candidate).toMatch(/&s_\d+x[1-9]\d*\/a\.jpg [1-9]\d*w$/);
+    // 3 px at density 0.1 rounds to 0 px wide.
+    const tiny = imageWidthSrcSet('/a.jpg', { width: 3 }, images({ densities: [0.1, 1] })).split(', ');
+    expect(tiny[0]).toBe('/_ipx/w_1&f_webp/a.jpg 1w');
+    for (const candidate of tiny) expect(candidate).toMatch(/ [1-9]\d*w$/);
+  });
+
   it('scales a tall candidate down as a whole, and describes it by the width it really has', () => {
     // 1,000 x 1,500: past 1,365 px wide the height would pass 2,048.
     expect(
