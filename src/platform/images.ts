@@ -145,7 +145,9 @@ export function imageWidthSrcSet(
   for (const candidate of imageWidths(width, images)) {
     const tall = height === undefined ? 1 : Math.min(1, images.maxDimension / ((candidate * height) / width));
     const w = Math.max(1, Math.round(candidate * tall));
-    const h = height === undefined ? undefined : Math.max(1, Math.round((w * height) / width));
+    // imageUrl clamps the height into [1, the largest size] as it does every side (a 2,000 x 1 banner's 320 px
+    // candidate is 320 x 1); the width is the descriptor too, so it is floored here.
+    const h = height === undefined ? undefined : Math.round((w * height) / width);
     if (!candidates.has(w)) candidates.set(w, imageUrl(src, { ...modifiers, width: w, height: h }, images));
   }
   return [...candidates].map(([w, url]) => `${url} ${w}w`).join(', ');
