@@ -561,8 +561,10 @@ export function plan(root = process.cwd(), prefixes = []) {
   return chosen.flatMap((file) => {
     const source = readFileSync(resolve(root, file), 'utf8');
     const tests = importingTests(file, root);
-    const stamp = hash([hash(source), ...tests.map((test) => `${test}:${hashOfTest(test)}`)].join('\n'));
-    return identify(file, mutantsOf(source)).map((mutant) => ({ ...mutant, tests, stamp }));
+    const sourceHash = hash(source);
+    const stamp = hash([sourceHash, ...tests.map((test) => `${test}:${hashOfTest(test)}`)].join('\n'));
+    const testHashes = Object.fromEntries(tests.map((test) => [test, hashOfTest(test)]));
+    return identify(file, mutantsOf(source)).map((mutant) => ({ ...mutant, tests, stamp, sourceHash, testHashes }));
   });
 }
 
@@ -574,6 +576,23 @@ export function score(results) {
   const detected = results.filter((r) => r.status === 'Killed' || r.status === 'Timeout').length;
   const valid = results.filter((r) => r.status !== 'Ignored').length;
   return { detected, valid, score: valid === 0 ? 100 : (100 * detected) / valid };
+}
+
+/**
+ * Whether a stored result still holds for the mutant as planned now: its file and every test that reaches it are
+ * as they were (the stamp), or, for a mutant a test killed, its file and that test are: a test that fails with the
+ * mutant fails with it still, whatever other tests do, as Stryker's incremental mode reasons. (A machine is reached
+ * by about 45 test files; with the stamp alone, any one of them changing re-ran every mutant of it.)
+ */
+export function stillHolds(previous, mutant) {
+  if (previous.stamp === mutant.stamp) return true;
+  return (
+    previous.status === 'Killed' &&
+    previous.sourceHash !== undefined &&
+    previous.sourceHash === mutant.sourceHash &&
+    previous.killerHash !== undefined &&
+    mutant.testHashes?.[previous.killedBy] === previous.killerHash
+  );
 }
 
 /**
@@ -590,7 +609,7 @@ export function triage(mutants, stored, { ci = false } = {}) {
   const missing = new Set();
   for (const mutant of mutants) {
     const previous = stored.get(mutant.id);
-    if (previous && previous.stamp === mutant.stamp) results.push({ ...previous, line: mutant.line });
+    if (previous && stillHolds(previous, mutant)) results.push({ ...previous, line: mutant.line });
     else if (ci && !baselined.has(mutant.file)) missing.add(mutant.file);
     else if (mutant.tests.length === 0) results.push({ ...mutant, status: 'NoCoverage' });
     else {
@@ -651,7 +670,8 @@ async function main() {
     try {
       for (const [index, mutant] of toRun.entries()) {
         const result = await runner.run(mutant.file, mutant, mutant.tests);
-        results.push({ ...mutant, ...result });
+        const killerHash = result.killedBy ? mutant.testHashes[result.killedBy] : undefined;
+        results.push({ ...mutant, ...result, ...(killerHash ? { killerHash } : {}) });
         console.log(
           `mutant kinds: ${index + 1}/${toRun.length} ${mutant.file}:${mutant.line} ${mutant.kind} ${result.status}`,
         );
@@ -681,7 +701,7 @@ async function main() {
 function save(results, stored, planned) {
   const byId = new Map(stored);
   for (const r of results) {
-    const { start, end, text, at, ...kept } = r;
+    const { start, end, text, at, testHashes, stale, ...kept } = r;
     byId.set(r.id, kept);
   }
   // Entries of this run's files that it no longer finds are gone; those of files it did not look at stay.

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { apply, createRunner, KINDS, mutantsOf, nearTests, testTiers, triage } from './mutant-kinds.mjs';
+import { apply, createRunner, KINDS, mutantsOf, nearTests, stillHolds, testTiers, triage } from './mutant-kinds.mjs';
 
 const root = fileURLToPath(new URL('./mutant-kinds.fixtures/', import.meta.url));
 const source = (file) => readFileSync(`${root}${file}`, 'utf8');
@@ -203,6 +203,21 @@ describe('mutant kinds: what a run does with each mutant', () => {
       toRun.map((m) => m.id),
       ['a2', 'a3'],
     );
+  });
+
+  it('keeps a kill while the file and the test that killed it are unchanged, whatever other tests do', () => {
+    const now = { stamp: 'new', sourceHash: 's1', testHashes: { 'tests/a.test.ts': 'a1', 'tests/b.test.ts': 'b2' } };
+    const killed = { stamp: 'old', status: 'Killed', sourceHash: 's1', killedBy: 'tests/a.test.ts', killerHash: 'a1' };
+    assert.equal(stillHolds(killed, now), true);
+    assert.equal(stillHolds({ ...killed, killerHash: 'a0' }, now), false);
+    assert.equal(stillHolds({ ...killed, sourceHash: 's0' }, now), false);
+    assert.equal(stillHolds({ ...killed, killedBy: 'tests/gone.test.ts' }, now), false);
+    // A survivor or a timeout may meet another end in any test that changed: only the stamp keeps it.
+    assert.equal(stillHolds({ ...killed, status: 'Survived' }, now), false);
+    assert.equal(stillHolds({ ...killed, status: 'Timeout' }, now), false);
+    assert.equal(stillHolds({ ...killed, status: 'Survived', stamp: 'new' }, now), true);
+    // A result stored before kills were keyed: the stamp only.
+    assert.equal(stillHolds({ stamp: 'old', status: 'Killed', killedBy: 'tests/a.test.ts' }, now), false);
   });
 
   it('records a mutant no test reaches as not covered, without running it', () => {
