@@ -452,7 +452,9 @@ export async function createRunner({ root = process.cwd(), config, timeoutMs = 3
       const started = Date.now();
       const result = await runner.runFiles(file, null, tests);
       if (result.status !== 'Survived')
-        throw new Error(`mutant kinds: ${tests.join(', ')} fail without a mutant (${result.status}); fix them first`);
+        throw new Error(
+          `mutant kinds: ${tests.join(', ')} fail without a mutant (${result.status}); fix them first`,
+        );
       budgets.set(key, Math.min(timeoutMs, 2 * (Date.now() - started) + 15_000));
     }
     return budgets.get(key);
@@ -517,7 +519,10 @@ export async function createRunner({ root = process.cwd(), config, timeoutMs = 3
  * the one above it (`api/routes/session.ts` → `tests/api/`), up to the top folder.
  */
 export function nearTests(file, tests) {
-  const folders = file.replace(/^src\//, '').split('/').slice(0, -1);
+  const folders = file
+    .replace(/^src\//, '')
+    .split('/')
+    .slice(0, -1);
   for (let depth = folders.length; depth > 0; depth -= 1) {
     const prefix = `tests/${folders.slice(0, depth).join('/')}/`;
     const near = tests.filter((test) => test.startsWith(prefix));
@@ -533,7 +538,10 @@ export function nearTests(file, tests) {
  * imports it. Empty tiers are left out.
  */
 export function testTiers(file, tests) {
-  const stem = file.split('/').at(-1).replace(/\.[cm]?[jt]sx?$/, '');
+  const stem = file
+    .split('/')
+    .at(-1)
+    .replace(/\.[cm]?[jt]sx?$/, '');
   const named = tests.filter((test) =>
     test
       .split('/')
@@ -564,7 +572,13 @@ export function plan(root = process.cwd(), prefixes = []) {
     const sourceHash = hash(source);
     const stamp = hash([sourceHash, ...tests.map((test) => `${test}:${hashOfTest(test)}`)].join('\n'));
     const testHashes = Object.fromEntries(tests.map((test) => [test, hashOfTest(test)]));
-    return identify(file, mutantsOf(source)).map((mutant) => ({ ...mutant, tests, stamp, sourceHash, testHashes }));
+    return identify(file, mutantsOf(source)).map((mutant) => ({
+      ...mutant,
+      tests,
+      stamp,
+      sourceHash,
+      testHashes,
+    }));
   });
 }
 

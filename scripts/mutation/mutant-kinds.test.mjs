@@ -5,7 +5,16 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { apply, createRunner, KINDS, mutantsOf, nearTests, stillHolds, testTiers, triage } from './mutant-kinds.mjs';
+import {
+  apply,
+  createRunner,
+  KINDS,
+  mutantsOf,
+  nearTests,
+  stillHolds,
+  testTiers,
+  triage,
+} from './mutant-kinds.mjs';
 
 const root = fileURLToPath(new URL('./mutant-kinds.fixtures/', import.meta.url));
 const source = (file) => readFileSync(`${root}${file}`, 'utf8');
@@ -206,8 +215,18 @@ describe('mutant kinds: what a run does with each mutant', () => {
   });
 
   it('keeps a kill while the file and the test that killed it are unchanged, whatever other tests do', () => {
-    const now = { stamp: 'new', sourceHash: 's1', testHashes: { 'tests/a.test.ts': 'a1', 'tests/b.test.ts': 'b2' } };
-    const killed = { stamp: 'old', status: 'Killed', sourceHash: 's1', killedBy: 'tests/a.test.ts', killerHash: 'a1' };
+    const now = {
+      stamp: 'new',
+      sourceHash: 's1',
+      testHashes: { 'tests/a.test.ts': 'a1', 'tests/b.test.ts': 'b2' },
+    };
+    const killed = {
+      stamp: 'old',
+      status: 'Killed',
+      sourceHash: 's1',
+      killedBy: 'tests/a.test.ts',
+      killerHash: 'a1',
+    };
     assert.equal(stillHolds(killed, now), true);
     assert.equal(stillHolds({ ...killed, killerHash: 'a0' }, now), false);
     assert.equal(stillHolds({ ...killed, sourceHash: 's0' }, now), false);
