@@ -9,7 +9,7 @@
  * as numbers and `"yes"` as no boolean at all; these readers take exactly what they document.
  */
 import { statSync } from 'node:fs';
-import { isIP } from 'node:net';
+import { BlockList, isIP } from 'node:net';
 import path from 'node:path';
 
 export class ConfigError extends Error {
@@ -266,6 +266,28 @@ export function fastifyTrustProxy(
   if (setting === false) return false;
   if (typeof setting === 'number') return (_address, hop) => hop < setting;
   return setting;
+}
+
+/**
+ * Whether the peer at `address` (the socket's) is a proxy the setting trusts, as Fastify judges the chain's first
+ * hop: any peer for a hop count, a listed address or range for a list, none when off. What such a peer says
+ * about the request (its X-Forwarded-For, its x-request-id) is the proxy's word, not the client's.
+ */
+export function trustsPeer(setting: TrustProxy): (address: string | undefined) => boolean {
+  if (setting === false) return () => false;
+  if (typeof setting === 'number') return () => true;
+  const trusted = new BlockList();
+  for (const entry of setting) {
+    const [address = '', bits] = entry.split('/');
+    const type = isIP(address) === 6 ? 'ipv6' : 'ipv4';
+    if (bits === undefined) trusted.addAddress(address, type);
+    else trusted.addSubnet(address, Number(bits), type);
+  }
+  // An IPv4 peer on a dual-stack socket is written ::ffff:a.b.c.d; BlockList matches it against IPv4 rules.
+  return (address) => {
+    const family = address === undefined ? 0 : isIP(address);
+    return family !== 0 && trusted.check(address as string, family === 6 ? 'ipv6' : 'ipv4');
+  };
 }
 
 export function trustProxy(doc: string) {

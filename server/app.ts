@@ -17,7 +17,7 @@ import { loadSheddingPlugin } from './plugins/loadShedding.ts';
 import { type MetricsSources, metricsPlugin } from './plugins/metrics.ts';
 import { publicHostPlugin } from './plugins/publicHost.ts';
 import { RATE_LIMIT_DEFAULTS, rateLimitPlugin } from './plugins/rateLimit.ts';
-import { requestIdOf, requestIdPlugin } from './plugins/requestId.ts';
+import { requestIdPlugin, requestIds } from './plugins/requestId.ts';
 import { LOG_SERIALIZERS, requestLogPlugin } from './plugins/requestLog.ts';
 import { securityHeaders, securityHeadersPlugin } from './plugins/securityHeaders.ts';
 import { apiRoutes } from './routes/api.ts';
@@ -42,10 +42,10 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       : false,
     // One line per request, written by server/plugins/requestLog.ts, instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
-    // The proxy's x-request-id when it is a safe token, else our own (server/plugins/requestId.ts): every line a
-    // request logs carries it as `reqId`, and the response echoes it.
+    // A trusted proxy's x-request-id when it is a safe token, else our own (server/plugins/requestId.ts): every
+    // line a request logs carries it as `reqId`, and the response echoes it.
     requestIdHeader: false,
-    genReqId: requestIdOf,
+    genReqId: requestIds(options.trustProxy || false),
     bodyLimit: BODY_LIMIT_BYTES,
     // Opening and migrating the API's embedded database can take longer than Fastify's default 10 s on a busy machine.
     pluginTimeout: 60_000,
