@@ -80,9 +80,10 @@ export function oneOf<const T extends string>(doc: string, values: readonly T[],
   } satisfies Variable<T>;
 }
 
-/** A host name as RFC 1123 writes one: dot-separated labels of letters, digits and inner hyphens (an FQDN's dot). */
-const HOST_NAME =
-  /^(?=.{1,253}\.?$)(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.?$/;
+/** One label of a host name (RFC 1123): 1 to 63 letters, digits and inner hyphens. */
+const LABEL = '[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?';
+/** A host name: dot-separated labels, 253 characters at most, with an FQDN's final dot or without. */
+const HOST_NAME = new RegExp(`^(?=.{1,253}\\.?$)${LABEL}(?:\\.${LABEL})*\\.?$`);
 
 /**
  * An interface to listen on: an IP address (`0.0.0.0`, `::`) or a host name. Anything else used to fail only at

@@ -34,11 +34,11 @@ export const SERVER_ENVIRONMENT = {
     { min: 0 },
   ),
   API_REQUESTS_PER_MINUTE: whole(
-    'requests to /api/* one client address may make a minute, per instance',
+    'requests to /api/* one client address may make a minute, counted across instances',
     RATE_LIMIT_DEFAULTS.apiPerMinute,
   ),
   IMAGE_VARIANTS_PER_MINUTE: whole(
-    'new image variants one client address may have rendered a minute, per instance',
+    'new image variants one client address may have rendered a minute, counted across instances',
     RATE_LIMIT_DEFAULTS.imageVariantsPerMinute,
   ),
   LOG_LEVEL: oneOf('the log level', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),

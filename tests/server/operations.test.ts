@@ -8,6 +8,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
 import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { testApiConfig } from '../../api/config';
@@ -300,9 +301,12 @@ describe('the edge of the server', () => {
     });
   });
   describe('per-address limits', () => {
+    const limits = { apiPerMinute: 3, imageVariantsPerMinute: 2 };
     let app: FastifyInstance;
     beforeAll(async () => {
-      app = await server({ rateLimits: { apiPerMinute: 3, imageVariantsPerMinute: 2 } });
+      // The counts live in the database this file's servers share: start from none.
+      await sql`truncate request_limits`.execute(database().db);
+      app = await server({ rateLimits: limits });
     }, 60_000);
     afterAll(() => app?.close());
 
@@ -350,6 +354,43 @@ describe('the edge of the server', () => {
       expect(
         (await app.inject({ url: '/_ipx/w_30/one.png', remoteAddress: '198.51.100.5' })).statusCode,
       ).toBe(200);
+    });
+
+    it('keeps the counts in the database: a second server on it meets the limits the first one counted', async () => {
+      const other = await server({ rateLimits: limits });
+      try {
+        const from = { remoteAddress: '203.0.113.50' };
+        const api = [];
+        for (const instance of [app, other, app, other])
+          api.push(await instance.inject({ url: '/api/session', ...from }));
+        expect(api.map((answer) => answer.statusCode)).toEqual([200, 200, 200, 429]);
+        expect(api.map((answer) => answer.headers.ratelimit)).toEqual([
+          expect.stringMatching(/^"api";r=2;t=\d+$/),
+          expect.stringMatching(/^"api";r=1;t=\d+$/),
+          expect.stringMatching(/^"api";r=0;t=\d+$/),
+          expect.stringMatching(/^"api";r=0;t=\d+$/),
+        ]);
+        const images = [];
+        for (const [instance, width] of [
+          [app, 41],
+          [other, 42],
+          [app, 43],
+        ] as const)
+          images.push((await instance.inject({ url: `/_ipx/w_${width}/one.png`, ...from })).statusCode);
+        expect(images).toEqual([200, 200, 429]);
+        const counted = await database()
+          .db.selectFrom('requestLimits')
+          .select(['key', 'points'])
+          .where('key', 'like', '%203.0.113.50')
+          .orderBy('key')
+          .execute();
+        expect(counted).toEqual([
+          { key: 'requests:api 203.0.113.50', points: 4 },
+          { key: 'requests:image-variants 203.0.113.50', points: 3 },
+        ]);
+      } finally {
+        await other.close();
+      }
     });
   });
 });

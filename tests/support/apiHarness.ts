@@ -166,7 +166,9 @@ export function useTestDatabase(kind: DatabaseConfig['kind']): () => OpenDatabas
 
 /** Back to the demo data, as after a fresh start (much faster than a new database per test). */
 export async function resetDatabase(database: OpenDatabase): Promise<void> {
-  await sql`truncate reports, sessions, rate_limits, campaigns, users cascade`.execute(database.db);
+  await sql`truncate reports, sessions, rate_limits, request_limits, campaigns, users cascade`.execute(
+    database.db,
+  );
   if (!(await writeDemoData(database.db))) throw new Error('the demo data was not written after truncating');
 }
 
