@@ -274,7 +274,8 @@ describe('the embedded folder’s lease', { timeout: 60_000 }, () => {
     const first = await openDatabase({ kind: 'pglite', dir }, WITH_DEMO_DATA);
     await first.close();
     expect(await lockFiles(dir)).toEqual([]);
-    const second = await openDatabase({ kind: 'pglite', dir }, leaseOptions());
+    // As the embedded default opens it: demo data on (written once, so not again).
+    const second = await openDatabase({ kind: 'pglite', dir }, { ...leaseOptions(), demoData: true });
     cleanups.push(() => second.close());
     expect(await second.db.selectFrom('users').select('id').orderBy('id').execute()).toEqual([
       { id: 'u1' },
