@@ -113,6 +113,8 @@ beforeAll(async () => {
       PORT: String(port),
       DATA_DIR: path.join(dir, 'data'),
       LOG_LEVEL: 'warn',
+      // Long enough for the HEALTHCHECK command to see the drain after SIGTERM (the last test).
+      DRAIN_DELAY_MS: '5000',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -244,8 +246,9 @@ describe('the production artifact (.output), installed and started outside the c
     expect(await res.json()).toEqual({ status: 'ok', buildId: latest.id });
   });
 
-  it('is healthy by the image’s own HEALTHCHECK command', async () => {
+  it('is healthy by the image’s own HEALTHCHECK command, which asks /healthz', async () => {
     expect(stage.healthcheck.slice(0, 2)).toEqual(['node', '-e']);
+    expect(stage.healthcheck[2]).toContain('/healthz`');
     expect(await healthcheck()).toEqual({ code: 0 });
   });
 
@@ -257,8 +260,13 @@ describe('the production artifact (.output), installed and started outside the c
     expect(stage.env.NODE_ENV).toBe('production');
   });
 
-  it('stops on SIGTERM with exit 0, and is then unhealthy by the same command', async () => {
+  it('stops on SIGTERM with exit 0, unhealthy by the same command while it drains and once it is gone', {
+    timeout: 60_000,
+  }, async () => {
     server?.kill('SIGTERM');
+    // Draining: /healthz answers 503 while other requests are still served.
+    expect(await healthcheck()).toEqual({ code: 1 });
+    expect((await page('/')).status).toBe(200);
     expect(await exited).toBe(0);
     expect(await healthcheck()).toEqual({ code: 1 });
   });
