@@ -1,7 +1,7 @@
 /**
  * The demo API (api/plugin.ts, on Kysely over PGlite or PostgreSQL) inside the production server, on the database
- * the server opened and migrated before anything else (server/app.ts: the per-address limits count in it too),
- * and closes when it closes. The API answers under /api, its HTML forms (api/routes/forms.ts) at `POST /login`,
+ * the server opens and migrates before anything else and closes last (server/app.ts: the per-address limits count
+ * in it too). The API answers under /api, its HTML forms (api/routes/forms.ts) at `POST /login`,
  * `/logout` and `/profile` (DEMO_API_DELAY_MS is the API's own setting). This is the only place the production
  * server knows how the API is built; its answers go through the server's hooks (security headers, request logs,
  * compression).
