@@ -2,8 +2,8 @@
 # campaign-web in two stages: the build (every dependency, `npm run build`), then the runtime, which holds the
 # production artifact only (.output: the server bundle, the public files, the lockfile of the runtime
 # dependencies; see docs/server.md#the-production-artifact). No Docker engine runs in CI: the runtime stage's
-# commands (the `npm ci` and the CMD below) are run on the artifact, in a folder outside the checkout, by
-# tests/server/output.test.ts, which reads them from this file.
+# commands (the `npm ci`, the CMD and the HEALTHCHECK below) are run on the artifact, in a folder outside the
+# checkout, by tests/server/output.test.ts, which reads them from this file and pins its USER, VOLUME and ENV.
 
 FROM node:24-bookworm-slim AS build
 WORKDIR /src

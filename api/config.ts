@@ -3,12 +3,12 @@ import type { DatabaseConfig } from './database/open.ts';
 import {
   ConfigError,
   flag,
+  folder,
   origin,
   postgresUrl,
   readEnvironment,
   removed,
   secret,
-  text,
   trustProxy,
   type Values,
   whole,
@@ -78,7 +78,7 @@ export const DEFAULTS = {
 
 /** Every variable the API reads (the production server adds its own: server/environment.ts). */
 export const API_ENVIRONMENT = {
-  DATA_DIR: text(
+  DATA_DIR: folder(
     'the data folder: the embedded database in pglite/, rendered images in image-cache/',
     '.data',
   ),

@@ -8,7 +8,9 @@
  * Hand-written rather than env-schema: env-schema coerces through Ajv, which takes `" 30"`, `"1e3"` and `"0x1F"`
  * as numbers and `"yes"` as no boolean at all; these readers take exactly what they document.
  */
-import { isIP } from 'node:net';
+import { statSync } from 'node:fs';
+import { BlockList, isIP } from 'node:net';
+import path from 'node:path';
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -67,10 +69,6 @@ export function flag<T extends boolean | null>(doc: string, fallback: T) {
   } satisfies Variable<boolean | T>;
 }
 
-export function text<T extends string | null>(doc: string, fallback: T) {
-  return { doc, fallback: fallback as string | T, read: (raw: string) => raw } satisfies Variable<string | T>;
-}
-
 export function oneOf<const T extends string>(doc: string, values: readonly T[], fallback: T) {
   return {
     doc,
@@ -80,6 +78,97 @@ export function oneOf<const T extends string>(doc: string, values: readonly T[],
       throw invalid(name, raw, `one of ${values.join(', ')}`);
     },
   } satisfies Variable<T>;
+}
+
+/** One label of a host name (RFC 1123): 1 to 63 letters, digits and inner hyphens. */
+const LABEL = '[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?';
+/** A host name: dot-separated labels, 253 characters at most, with an FQDN's final dot or without. */
+const HOST_NAME = new RegExp(`^(?=.{1,253}\\.?$)${LABEL}(?:\\.${LABEL})*\\.?$`);
+
+/**
+ * An interface to listen on: an IP address (`0.0.0.0`, `::`) or a host name. Anything else used to fail only at
+ * `listen`, with a resolver's error that named no variable.
+ */
+export function host(doc: string, fallback: string) {
+  return {
+    doc,
+    fallback,
+    read(raw: string, name: string): string {
+      // A top-level label is never all digits (RFC 3696): `10.0.0.300` is a mistyped address, not a name.
+      const topLabel = raw.replace(/\.$/, '').split('.').at(-1) ?? '';
+      if (isIP(raw) !== 0 || (HOST_NAME.test(raw) && !/^\d+$/.test(topLabel))) return raw;
+      throw invalid(name, raw, 'an IP address (such as 0.0.0.0 or ::) or a host name (such as localhost)');
+    },
+  } satisfies Variable<string>;
+}
+
+/**
+ * Where the browser calls the API: a path on this site (`/api`) or an http(s) URL. A value that is neither
+ * (`api`, `//host/api`, `::`) used to be dropped from the CSP without a word, and the app's calls refused.
+ */
+export function apiAddress(doc: string) {
+  return {
+    doc,
+    fallback: null as string | null,
+    read(raw: string, name: string): string {
+      const expected =
+        'a path on this site (such as /api) or an http(s) URL (such as https://api.example/api)';
+      if (/\s/.test(raw)) throw invalid(name, raw, expected);
+      if (raw.startsWith('/') && !raw.startsWith('//')) return raw;
+      let parsed: URL | undefined;
+      try {
+        parsed = new URL(raw);
+      } catch {
+        parsed = undefined;
+      }
+      if (parsed && (parsed.protocol === 'https:' || parsed.protocol === 'http:') && parsed.host !== '')
+        return raw;
+      throw invalid(name, raw, expected);
+    },
+  } satisfies Variable<string | null>;
+}
+
+/** What is at `at`: a folder, a file (anything else that is not a folder), or nothing. */
+function kindOf(at: string): 'folder' | 'file' | 'nothing' {
+  const info = statSync(at, { throwIfNoEntry: false });
+  if (info === undefined) return 'nothing';
+  return info.isDirectory() ? 'folder' : 'file';
+}
+
+/**
+ * A folder the server writes into (DATA_DIR, IMAGE_CACHE_DIR): made when missing, so absent is fine, but a file
+ * there, or a path with control characters in it, stops the start now rather than at the first write.
+ */
+export function folder<T extends string | null>(doc: string, fallback: T) {
+  return {
+    doc,
+    fallback: fallback as string | T,
+    read(raw: string, name: string): string {
+      refuseControlCharacters(raw, name);
+      if (kindOf(raw) === 'file')
+        throw invalid(name, raw, 'a folder (made when missing), and that is a file');
+      return raw;
+    },
+  } satisfies Variable<string | T>;
+}
+
+/** A build to serve (DIST_DIR): a folder that already holds `index.html`. */
+export function buildFolder(doc: string) {
+  return {
+    doc,
+    fallback: null as string | null,
+    read(raw: string, name: string): string {
+      refuseControlCharacters(raw, name);
+      if (kindOf(raw) !== 'folder' || kindOf(path.join(raw, 'index.html')) !== 'file')
+        throw invalid(name, raw, 'a build folder with index.html in it (`npm run build` writes one)');
+      return raw;
+    },
+  } satisfies Variable<string | null>;
+}
+
+function refuseControlCharacters(raw: string, name: string): void {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is looked for.
+  if (/[\u0000-\u001f\u007f]/.test(raw)) throw invalid(name, raw, 'a path without control characters');
 }
 
 /** NIST SP 800-63B asks for 112 bits for a secret an attacker may guess offline; 32 characters of any token. */
@@ -178,6 +267,28 @@ export function fastifyTrustProxy(
   if (setting === false) return false;
   if (typeof setting === 'number') return (_address, hop) => hop < setting;
   return setting;
+}
+
+/**
+ * Whether the peer at `address` (the socket's) is a proxy the setting trusts, as Fastify judges the chain's first
+ * hop: any peer for a hop count, a listed address or range for a list, none when off. What such a peer says
+ * about the request (its X-Forwarded-For, its x-request-id) is the proxy's word, not the client's.
+ */
+export function trustsPeer(setting: TrustProxy): (address: string | undefined) => boolean {
+  if (setting === false) return () => false;
+  if (typeof setting === 'number') return () => true;
+  const trusted = new BlockList();
+  for (const entry of setting) {
+    const [address = '', bits] = entry.split('/');
+    const type = isIP(address) === 6 ? 'ipv6' : 'ipv4';
+    if (bits === undefined) trusted.addAddress(address, type);
+    else trusted.addSubnet(address, Number(bits), type);
+  }
+  // An IPv4 peer on a dual-stack socket is written ::ffff:a.b.c.d; BlockList matches it against IPv4 rules.
+  return (address) => {
+    const family = address === undefined ? 0 : isIP(address);
+    return family !== 0 && trusted.check(address as string, family === 6 ? 'ipv6' : 'ipv4');
+  };
 }
 
 export function trustProxy(doc: string) {

@@ -5,11 +5,11 @@
 import { createApiApp } from './app.ts';
 import { API_ENVIRONMENT, apiConfigFrom } from './config.ts';
 import { DatabaseOpenError } from './database/open.ts';
-import { ConfigError, readEnvironment, text, whole } from './environment.ts';
+import { ConfigError, host, readEnvironment, whole } from './environment.ts';
 
 const ENVIRONMENT = {
   PORT: whole('the port the API listens on', 3001, { min: 1, max: 65_535 }),
-  HOST: text('the interface it listens on', '127.0.0.1'),
+  HOST: host('the interface it listens on', '127.0.0.1'),
   ...API_ENVIRONMENT,
 } as const;
 

@@ -1,7 +1,8 @@
 /**
  * Rate limits kept in the database (rate-limiter-flexible's Postgres store over Kysely), so every server process
- * on one database shares the counts: sign-in attempts (./signInLimits.ts) and error reports (./reports.ts).
- * The `rate_limits` table comes from our migrations and is swept by the sessions' pruning (./sessions.ts).
+ * on one database shares the counts: sign-in attempts (./signInLimits.ts) and error reports (./reports.ts) in
+ * `rate_limits`, and the production server's per-address flood limits (server/plugins/rateLimitStore.ts) in
+ * `request_limits`. Both tables come from our migrations and are swept by the sessions' pruning (./sessions.ts).
  */
 import { createHash } from 'node:crypto';
 import { CompiledQuery, type Kysely } from 'kysely';
@@ -23,10 +24,15 @@ export interface LimitOptions {
   duration: number;
 }
 
-/** One limit: `consume` takes a point for a key or throws RateLimited. */
-export function databaseLimit(db: Kysely<Database>, options: LimitOptions) {
-  // The library speaks node-postgres's `query({ text, values })`; this runs it through Kysely, so the same
-  // store works on PGlite and on a PostgreSQL pool.
+/**
+ * The library's Postgres store on `table`. It speaks node-postgres's `query({ text, values })`; this runs it
+ * through Kysely, so the same store works on PGlite and on a PostgreSQL pool.
+ */
+function postgresStore(
+  db: Kysely<Database>,
+  table: 'rate_limits' | 'request_limits',
+  options: LimitOptions,
+): RateLimiterPostgres {
   const storeClient = {
     async query(q: { text: string; values?: unknown[] }) {
       const result = await db.executeQuery(CompiledQuery.raw(q.text, q.values ?? []));
@@ -38,15 +44,20 @@ export function databaseLimit(db: Kysely<Database>, options: LimitOptions) {
       };
     },
   };
-  const limiter = new RateLimiterPostgres({
+  return new RateLimiterPostgres({
     storeClient,
     storeType: 'client',
-    tableName: 'rate_limits',
+    tableName: table,
     // The table comes from our migration, and our session pruning sweeps it.
     tableCreated: true,
     clearExpiredByTimeout: false,
     ...options,
   });
+}
+
+/** One limit: `consume` takes a point for a key or throws RateLimited. */
+export function databaseLimit(db: Kysely<Database>, options: LimitOptions) {
+  const limiter = postgresStore(db, 'rate_limits', options);
   return {
     async consume(key: string, points = 1): Promise<void> {
       try {
@@ -74,6 +85,31 @@ export function databaseLimit(db: Kysely<Database>, options: LimitOptions) {
 }
 
 export type DatabaseLimit = ReturnType<typeof databaseLimit>;
+
+/** Where a key stands in its window after a count: the requests counted, and when the window ends. */
+export interface Count {
+  counted: number;
+  msBeforeNext: number;
+}
+
+/**
+ * A counter of requests per key and fixed window, in `request_limits` (one upsert, one round trip, per count). It
+ * refuses nothing itself: the caller compares the count with its limit (server/plugins/rateLimitStore.ts).
+ */
+export function databaseCounter(db: Kysely<Database>, options: { keyPrefix: string; windowSeconds: number }) {
+  const limiter = postgresStore(db, 'request_limits', {
+    keyPrefix: options.keyPrefix,
+    // Never reached, so the library never refuses: the count is what is wanted.
+    points: Number.MAX_SAFE_INTEGER,
+    duration: options.windowSeconds,
+  });
+  return {
+    async count(key: string): Promise<Count> {
+      const result = await limiter.consume(key, 1);
+      return { counted: result.consumedPoints, msBeforeNext: result.msBeforeNext };
+    },
+  };
+}
 
 /**
  * A key of bounded length for any text (keys are varchar(255), and an email or a path can be longer): a

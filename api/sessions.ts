@@ -117,6 +117,9 @@ export class Sessions {
       .deleteFrom('rateLimits')
       .where('expire', '<', sql<number>`${Date.now() - 3_600_000}`)
       .execute();
+    // The server's flood counts (server/plugins/rateLimitStore.ts) once their minute is over: the next request
+    // from that address starts a new one either way.
+    await db.deleteFrom('requestLimits').where('expire', '<', sql<number>`${Date.now()}`).execute();
     return Number(result.numDeletedRows);
   }
 

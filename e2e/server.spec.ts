@@ -248,15 +248,20 @@ test.describe('the production server’s configuration', () => {
     expect(output).toContain('The configuration is valid.');
   });
 
-  test('--migrate brings a new database up to date and exits, for MIGRATE_ON_START=0 (the artifact has no tsx)', async () => {
+  test('--migrate brings a new database up to date and exits, for MIGRATE_ON_START=0 (the artifact has no tsx), --remove-demo-data with it', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'campaign-web-migrate-e2e-'));
     try {
       const first = await run({ DATA_DIR: dataDir }, ['--migrate']);
       expect(first.code).toBe(0);
       expect(first.output).toMatch(/\[migrate\] .*pglite: ran 0001_initial, .*It is up to date\./);
-      const again = await run({ DATA_DIR: dataDir }, ['--migrate']);
+      expect(first.output).not.toContain('demo account');
+      // --remove-demo-data is read there too (what it removes: tests/api/database/migrate.test.ts).
+      const again = await run({ DATA_DIR: dataDir }, ['--migrate', '--remove-demo-data']);
       expect(again.code).toBe(0);
       expect(again.output).toContain('is up to date: no migration to run.');
+      expect(again.output).toContain(
+        '[migrate] No demo account with a published password is left: nothing to remove.',
+      );
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }

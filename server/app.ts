@@ -8,6 +8,8 @@ import path from 'node:path';
 import fastifyCompress from '@fastify/compress';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { Accounts } from '../api/accounts.ts';
+import { type ApiConfig, readApiConfig } from '../api/config.ts';
+import { type OpenDatabase, openDatabase } from '../api/database/open.ts';
 import { fastifyTrustProxy } from '../api/environment.ts';
 import type { ServerOptions } from './options.ts';
 import { drainPlugin } from './plugins/drain.ts';
@@ -17,14 +19,15 @@ import { loadSheddingPlugin } from './plugins/loadShedding.ts';
 import { type MetricsSources, metricsPlugin } from './plugins/metrics.ts';
 import { publicHostPlugin } from './plugins/publicHost.ts';
 import { RATE_LIMIT_DEFAULTS, rateLimitPlugin } from './plugins/rateLimit.ts';
-import { requestIdOf, requestIdPlugin } from './plugins/requestId.ts';
+import { databaseStore } from './plugins/rateLimitStore.ts';
+import { requestIdPlugin, requestIds } from './plugins/requestId.ts';
 import { LOG_SERIALIZERS, requestLogPlugin } from './plugins/requestLog.ts';
 import { securityHeaders, securityHeadersPlugin } from './plugins/securityHeaders.ts';
 import { apiRoutes } from './routes/api.ts';
 import { healthRoutes } from './routes/health.ts';
 import { iconRoutes } from './routes/icons.ts';
 import { imageRoutes } from './routes/images.ts';
-import { readSite, siteRoutes } from './routes/site.ts';
+import { readSite, type Site, siteRoutes } from './routes/site.ts';
 
 export type { ServerOptions } from './options.ts';
 
@@ -42,12 +45,13 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       : false,
     // One line per request, written by server/plugins/requestLog.ts, instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
-    // The proxy's x-request-id when it is a safe token, else our own (server/plugins/requestId.ts): every line a
-    // request logs carries it as `reqId`, and the response echoes it.
+    // A trusted proxy's x-request-id when it is a safe token, else our own (server/plugins/requestId.ts): every
+    // line a request logs carries it as `reqId`, and the response echoes it.
     requestIdHeader: false,
-    genReqId: requestIdOf,
+    genReqId: requestIds(options.trustProxy || false),
     bodyLimit: BODY_LIMIT_BYTES,
-    // Opening and migrating the API's embedded database can take longer than Fastify's default 10 s on a busy machine.
+    // A plugin's start (the API's first sweep of its database) can take longer than Fastify's default 10 s on a
+    // busy machine.
     pluginTimeout: 60_000,
     requestTimeout: options.requestTimeoutMs ?? 30_000,
     // A slow client cannot hold a socket open for ever between requests, nor while sending headers.
@@ -64,6 +68,30 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     routerOptions: { maxParamLength: 2048 },
   });
 
+  // The API's database first, opened and migrated before anything listens: the API and the per-address limits
+  // (plugins/rateLimitStore.ts) both keep their state in it. Closed last, when the server closes.
+  const api = options.api ?? readApiConfig({ ...process.env, DATA_DIR: options.dataDir });
+  const database =
+    options.database ??
+    (await openDatabase(api.database, { migrate: api.migrateOnStart, demoData: api.demoData }));
+  if (!options.database) app.addHook('onClose', () => database.close());
+  try {
+    await registerEverything(app, options, { site, security, api, database });
+  } catch (error) {
+    // A failed start leaves no embedded folder leased and no pool open.
+    await app.close().catch(() => undefined);
+    throw error;
+  }
+  return app;
+}
+
+async function registerEverything(
+  app: FastifyInstance,
+  options: ServerOptions,
+  built: { site: Site; security: Record<string, string>; api: ApiConfig; database: OpenDatabase },
+): Promise<void> {
+  const { site, security, api, database } = built;
+  const distDir = path.resolve(options.distDir);
   // Hooks run in the order they are added, so the order below is the order every request meets them: its log
   // context first, then the Host check and the shutdown's 503 (both refusals still logged, with headers and id).
   await app.register(requestLogPlugin);
@@ -75,7 +103,10 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   const sources: MetricsSources = {};
   await app.register(metricsPlugin, { config: options.metrics, sources });
   await app.register(loadSheddingPlugin, options.loadShedding ?? { maxEventLoopDelayMs: 0 });
-  await app.register(rateLimitPlugin, options.rateLimits ?? RATE_LIMIT_DEFAULTS);
+  await app.register(rateLimitPlugin, {
+    ...(options.rateLimits ?? RATE_LIMIT_DEFAULTS),
+    store: options.rateLimitStore ?? databaseStore(database.db),
+  });
   // Static files are compressed at build time (build/precompress.ts); this covers API JSON and the rest.
   await app.register(fastifyCompress, { threshold: 1024, encodings: ['br', 'gzip'] });
   // Before the routes, which keep the error handler their scope had when they were added.
@@ -85,9 +116,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   let accounts: Accounts | undefined;
   await app.register(apiRoutes, {
     distDir,
-    dataDir: options.dataDir,
-    config: options.api,
-    database: options.database,
+    config: api,
+    database,
     sources,
     onAccounts: (shared) => {
       accounts = shared;
@@ -101,5 +131,4 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     sources,
   });
   await app.register(siteRoutes, { site, accounts: () => accounts });
-  return app;
 }

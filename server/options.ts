@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import { type ApiConfig, apiConfigFrom } from '../api/config.ts';
 import type { OpenDatabase } from '../api/database/open.ts';
 import type { TrustProxy } from '../api/environment.ts';
@@ -53,6 +54,11 @@ export interface ServerOptions {
    * omitted.
    */
   rateLimits?: RateLimits;
+  /**
+   * Where those limits count: the database's store (server/plugins/rateLimitStore.ts) unless given. Only the
+   * benchmark gives another (scripts/bench/bench-request-limits.mjs: in memory, to measure what the database costs).
+   */
+  rateLimitStore?: FastifyRateLimitStoreCtor;
 }
 
 /** The API address the build used (build/finalizeBuild.ts), so connect-src follows it; the environment wins. */

@@ -3,7 +3,8 @@
  * vite.server.config.ts. Every environment variable is read through one schema (server/environment.ts); a bad
  * value stops the start with a message naming it. `--check-config` prints the effective configuration, secrets
  * masked, and exits (1 if it is not valid); `--migrate` runs the database's pending migrations and exits (the
- * release step with MIGRATE_ON_START=0).
+ * release step with MIGRATE_ON_START=0), and with `--remove-demo-data` removes the demo accounts that still take
+ * the README's passwords.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -47,7 +48,8 @@ export async function startServer(layout: ServerLayout): Promise<void> {
   // The artifact has no tsx for `npm run db:migrate`: `node server/index.mjs --migrate` is the same step.
   if (process.argv.includes('--migrate')) {
     const options = serverOptionsFrom(env, layout);
-    process.exit((await migrateCommand(options.api.database, '[migrate]')) ? 0 : 1);
+    const removeDemoData = process.argv.includes('--remove-demo-data');
+    process.exit((await migrateCommand(options.api.database, '[migrate]', { removeDemoData })) ? 0 : 1);
   }
 
   /** Fails with one line, not a stack: a missing build, an unreadable data folder, a database that will not open. */

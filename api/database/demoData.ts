@@ -1,4 +1,5 @@
-import type { Kysely } from 'kysely';
+import { verify } from '@node-rs/argon2';
+import { type Kysely, sql } from 'kysely';
 import seed from '../fixtures/seed.json' with { type: 'json' };
 
 // biome-ignore lint/suspicious/noExplicitAny: written with the tables' SQL names, like the migrations, so that it does not depend on the plugins of the caller's Kysely.
@@ -50,4 +51,88 @@ export async function writeDemoData(db: AnyDb): Promise<boolean> {
       .execute();
     return true;
   });
+}
+
+/** The demo accounts' passwords, as the README publishes them beside the emails. */
+export const PUBLISHED_PASSWORDS: readonly string[] = ['demo-password', 'sam-password'];
+
+/** An account anyone can sign in to: it still takes a password the README publishes. */
+export interface PublishedAccount {
+  id: string;
+  email: string;
+}
+
+/**
+ * The accounts that still take a published password: the seed's accounts (by id or email) and any account
+ * holding one of the seed's hashes, whose stored hash is the seed's own or verifies one of the published
+ * passwords (a sign-in may have hashed it again at other parameters). An account whose password was changed is
+ * no longer published and is not listed. One query, and an argon2id verify for each candidate whose hash is not
+ * the seed's: nothing on a database without demo accounts.
+ */
+export async function publishedAccounts(db: AnyDb): Promise<PublishedAccount[]> {
+  const raw = db.withoutPlugins();
+  const seedHashes = seed.users.map((user) => user.passwordHash);
+  const candidates: { id: string; email: string; password_hash: string }[] = await raw
+    .selectFrom('users')
+    .select(['id', 'email', 'password_hash'])
+    .where((eb) =>
+      eb.or([
+        eb(
+          'id',
+          'in',
+          seed.users.map((user) => user.id),
+        ),
+        eb(
+          sql`lower(email)`,
+          'in',
+          seed.users.map((user) => user.email.toLowerCase()),
+        ),
+        eb('password_hash', 'in', seedHashes),
+      ]),
+    )
+    .orderBy('email')
+    .execute();
+  const published: PublishedAccount[] = [];
+  for (const candidate of candidates) {
+    if (seedHashes.includes(candidate.password_hash) || (await takesPublished(candidate.password_hash)))
+      published.push({ id: candidate.id, email: candidate.email });
+  }
+  return published;
+}
+
+async function takesPublished(hash: string): Promise<boolean> {
+  for (const password of PUBLISHED_PASSWORDS) {
+    // A hash that is not argon2id matches nothing here (the server verifies nothing else either).
+    if (await verify(hash, password).catch(() => false)) return true;
+  }
+  return false;
+}
+
+/** What removeDemoData removed. */
+export interface RemovedDemoData {
+  accounts: string[];
+  campaigns: number;
+}
+
+/**
+ * `npm run db:migrate -- --remove-demo-data`: deletes the accounts that still take a published password (see
+ * publishedAccounts), their sessions and the campaigns they own, in one transaction. Accounts whose password
+ * was changed, and everything else, stay.
+ */
+export async function removeDemoData(db: AnyDb): Promise<RemovedDemoData> {
+  return db
+    .withoutPlugins()
+    .transaction()
+    .execute(async (trx) => {
+      const accounts = await publishedAccounts(trx);
+      if (accounts.length === 0) return { accounts: [], campaigns: 0 };
+      const ids = accounts.map((account) => account.id);
+      const campaigns = await trx.deleteFrom('campaigns').where('owner_id', 'in', ids).executeTakeFirst();
+      // Their sessions go with them (on delete cascade).
+      await trx.deleteFrom('users').where('id', 'in', ids).execute();
+      return {
+        accounts: accounts.map((account) => account.email),
+        campaigns: Number(campaigns.numDeletedRows),
+      };
+    });
 }

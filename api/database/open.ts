@@ -9,7 +9,7 @@ import { Migrator } from 'kysely/migration';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 import lockfile from 'proper-lockfile';
-import { writeDemoData } from './demoData.ts';
+import { publishedAccounts, type RemovedDemoData, removeDemoData, writeDemoData } from './demoData.ts';
 import { migrations } from './migrations/index.ts';
 import type { Database } from './schema.ts';
 
@@ -41,8 +41,13 @@ export interface OpenOptions {
    * migration is refused with a message naming `npm run db:migrate`, and nothing is written.
    */
   migrate: boolean;
-  /** Then write the demo accounts and campaigns into a database without accounts (DEMO_DATA, ./demoData.ts). */
-  demoData: boolean;
+  /**
+   * The demo accounts and campaigns (DEMO_DATA, ./demoData.ts). True: write them into a database without
+   * accounts. False: refuse a database where an account still takes a password the README publishes (one that
+   * ran the old 0002_seed, or once had DEMO_DATA on), saying how to remove them. 'unchecked': neither, for tools
+   * that only read (`npm run reports`).
+   */
+  demoData: boolean | 'unchecked';
   /**
    * The embedded folder's lease was lost while open: removed by hand, or taken over by a server that found it
    * stale. Default: say so and exit at once, as PostgreSQL shuts down when its postmaster.pid is not its own.
@@ -88,7 +93,8 @@ export async function openDatabase(config: DatabaseConfig, options: OpenOptions)
   try {
     if (options.migrate) await migrateToLatest(opened.db);
     else await refusePending(opened.db, opened.where);
-    if (options.demoData) await writeDemoData(opened.db);
+    if (options.demoData === true) await writeDemoData(opened.db);
+    else if (options.demoData === false) await refusePublishedAccounts(opened.db, opened.where);
   } catch (error) {
     await opened.close().catch(() => undefined);
     throw error;
@@ -215,21 +221,30 @@ async function openPostgres(config: { url: string; poolSize: number }): Promise<
 const migratorOf = (db: Kysely<Database>) =>
   new Migrator({ db: db.withoutPlugins(), provider: { getMigrations: async () => migrations } });
 
-/** What `migrateDatabase` did: the migrations it ran, in order (none: the database was up to date). */
+/**
+ * What `migrateDatabase` did: the migrations it ran, in order (none: the database was up to date), and with
+ * `removeDemoData` what it removed.
+ */
 export interface MigrationRun {
   where: string;
   ran: string[];
+  removed?: RemovedDemoData;
 }
 
 /**
  * `npm run db:migrate`: opens the database, runs its pending migrations and closes it, nothing else (no demo
- * data, no server). The embedded folder's lease is taken as a server takes it, so it never migrates a folder a
- * server is using.
+ * data, no server); with `removeDemoData` (`--remove-demo-data`), then removes the demo accounts that still take
+ * a published password (./demoData.ts). The embedded folder's lease is taken as a server takes it, so it never
+ * migrates a folder a server is using.
  */
-export async function migrateDatabase(config: DatabaseConfig): Promise<MigrationRun> {
-  const opened = await openConnection(config, { migrate: true, demoData: false });
+export async function migrateDatabase(
+  config: DatabaseConfig,
+  { removeDemoData: remove = false }: { removeDemoData?: boolean } = {},
+): Promise<MigrationRun> {
+  const opened = await openConnection(config, { migrate: true, demoData: 'unchecked' });
   try {
-    return { where: opened.where, ran: await migrateToLatest(opened.db) };
+    const ran = await migrateToLatest(opened.db);
+    return { where: opened.where, ran, ...(remove ? { removed: await removeDemoData(opened.db) } : {}) };
   } finally {
     await opened.close();
   }
@@ -246,6 +261,19 @@ async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {
     );
   }
   return (results ?? []).map((result) => result.migrationName);
+}
+
+/** With the demo data off: refuses a database anyone could sign in to with the README's demo passwords. */
+async function refusePublishedAccounts(db: Kysely<Database>, where: string): Promise<void> {
+  const accounts = await publishedAccounts(db);
+  if (accounts.length === 0) return;
+  throw new DatabaseOpenError(
+    `The database (${where}) still holds demo accounts whose passwords the README publishes ` +
+      `(${accounts.map((account) => account.email).join(', ')}), and DEMO_DATA is off: anyone could sign in as ` +
+      'them. Remove them and their campaigns with `npm run db:migrate -- --remove-demo-data` ' +
+      '(`node server/index.mjs --migrate --remove-demo-data` beside the artifact) with the same environment, or ' +
+      'set DEMO_DATA=1 if this is a demo.',
+  );
 }
 
 // biome-ignore format: keep the sentence on one line

@@ -69,6 +69,8 @@ export interface Database {
   campaigns: CampaignsTable;
   sessions: SessionsTable;
   rateLimits: RateLimitsTable;
+  /** The per-address flood limits (UNLOGGED: migrations/0006_request_limits.ts), in the same layout. */
+  requestLimits: RateLimitsTable;
   reports: ReportsTable;
 }
 

@@ -2,16 +2,16 @@
  * The coarse per-address limits of the server (issue 32): requests to /api/* and renders of new image variants,
  * counted by @fastify/rate-limit per client address (api/clientAddress.ts limitKey: a proxy's word only with
  * TRUST_PROXY, an IPv6 client's /64). They are far above what the app or a person does and catch floods only;
- * the abuse limits that matter (sign-in failures, reports) live in the database every instance shares
- * (api/rateLimits.ts). These counts live in each process's memory: behind N instances a client gets up to N
- * times the limit (docs/security.md).
+ * the abuse limits that matter (sign-in failures, reports) live in the database too (api/rateLimits.ts). These
+ * counts are kept in the database every instance shares (./rateLimitStore.ts), so behind N instances a client
+ * still gets the limit once (docs/security.md).
  *
  * Each answer says where the client stands in the IETF's RateLimit header fields
  * (draft-ietf-httpapi-ratelimit-headers-08): `RateLimit-Policy: "api";q=1200;w=60` and `RateLimit:
  * "api";r=1187;t=42`. The plugin writes only the older draft's three headers, so the server writes these from
  * the plugin's count.
  */
-import fastifyRateLimit from '@fastify/rate-limit';
+import fastifyRateLimit, { type FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import fastifyPlugin from 'fastify-plugin';
 import { limitKey } from '../../api/clientAddress.ts';
@@ -52,9 +52,18 @@ declare module 'fastify' {
   }
 }
 
+/** Where the counts are kept: the database's store (./rateLimitStore.ts). */
+export interface RateLimitStorage {
+  store: FastifyRateLimitStoreCtor;
+}
+
 /** Registers the plugin (on no route of its own) and returns one limiter per policy. */
-export async function installRateLimits(app: FastifyInstance, limits: RateLimits): Promise<Limiters> {
-  await app.register(fastifyRateLimit, { global: false });
+export async function installRateLimits(
+  app: FastifyInstance,
+  limits: RateLimits,
+  { store }: RateLimitStorage,
+): Promise<Limiters> {
+  await app.register(fastifyRateLimit, { global: false, store });
   const limiter = (policy: string, max: number): Limiter => {
     const check = app.createRateLimit({
       max,
@@ -83,8 +92,8 @@ export async function installRateLimits(app: FastifyInstance, limits: RateLimits
 }
 
 /** Every /api request counts against the address's limit; the limiters are the root's `rateLimiters`. */
-const limitRates: FastifyPluginAsync<RateLimits> = async (app, limits) => {
-  const limiters = await installRateLimits(app, limits);
+const limitRates: FastifyPluginAsync<RateLimits & RateLimitStorage> = async (app, limits) => {
+  const limiters = await installRateLimits(app, limits, limits);
   app.decorate('rateLimiters', limiters);
   app.addHook('onRequest', async (request, reply) => {
     if (!API_PATH.test(request.url)) return;

@@ -1,16 +1,17 @@
 /**
- * The demo API (api/plugin.ts, on Kysely over PGlite or PostgreSQL) inside the production server: the
- * database named by the API's own configuration (DATA_DIR or DATABASE_URL) is opened and migrated before the
- * server listens, and closed when it closes. The API answers under /api, its HTML forms (api/routes/forms.ts) at
- * `POST /login`, `/logout` and `/profile` (DEMO_API_DELAY_MS is the API's own setting). This is the only place the production server knows how the API
- * is built; its answers go through the server's hooks (security headers, request logs, compression).
+ * The demo API (api/plugin.ts, on Kysely over PGlite or PostgreSQL) inside the production server, on the database
+ * the server opens and migrates before anything else and closes last (server/app.ts: the per-address limits count
+ * in it too). The API answers under /api, its HTML forms (api/routes/forms.ts) at `POST /login`,
+ * `/logout` and `/profile` (DEMO_API_DELAY_MS is the API's own setting). This is the only place the production
+ * server knows how the API is built; its answers go through the server's hooks (security headers, request logs,
+ * compression).
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyPluginAsync } from 'fastify';
 import { type Accounts, createAccounts } from '../../api/accounts.ts';
-import { type ApiConfig, readApiConfig } from '../../api/config.ts';
-import { type OpenDatabase, openDatabase } from '../../api/database/open.ts';
+import type { ApiConfig } from '../../api/config.ts';
+import type { OpenDatabase } from '../../api/database/open.ts';
 import type { ApiLog } from '../../api/logSafe.ts';
 import { apiPlugin } from '../../api/plugin.ts';
 import { formsPlugin } from '../../api/routes/forms.ts';
@@ -19,26 +20,18 @@ import type { MetricsSources } from '../plugins/metrics.ts';
 import { consoleLogger } from '../plugins/requestLog.ts';
 
 export interface DemoApiAdapterOptions {
-  /** Defaults to the environment, as api/main.ts reads it. */
-  config?: ApiConfig;
+  config: ApiConfig;
   log: ApiLog;
   /** The failure template of `/login` for the form routes (api/forms.ts). */
   loginTemplate: () => Promise<string | undefined>;
   /** Receives the accounts the routes share (the server renders the no-JavaScript shell with them). */
   onAccounts?: (accounts: Accounts) => void;
-  /** Told the opened database (the server's metrics read its pool). */
-  onOpen?: (database: OpenDatabase) => void;
-  /** An already open database (tests); otherwise the configuration's is opened here and closed with the server. */
-  database?: OpenDatabase;
+  /** The open, migrated database; whoever opened it closes it. */
+  database: OpenDatabase;
 }
 
 export const demoApiAdapter: FastifyPluginAsync<DemoApiAdapterOptions> = async (app, options) => {
-  const config = options.config ?? readApiConfig();
-  const database =
-    options.database ??
-    (await openDatabase(config.database, { migrate: config.migrateOnStart, demoData: config.demoData }));
-  if (!options.database) app.addHook('onClose', () => database.close());
-  options.onOpen?.(database);
+  const { config, database } = options;
   // One set of accounts for both adapters: the JSON API under /api and the HTML forms at the root.
   const accounts = createAccounts({ db: database.db, config, log: options.log });
   options.onAccounts?.(accounts);
@@ -54,10 +47,8 @@ export const demoApiAdapter: FastifyPluginAsync<DemoApiAdapterOptions> = async (
 export interface ApiRoutesOptions {
   /** The build, whose failure template of `/login` the form routes fill in. */
   distDir: string;
-  /** The API's data folder: its configuration, unless given, is read from the environment with DATA_DIR = this. */
-  dataDir: string;
-  config?: ApiConfig;
-  database?: OpenDatabase;
+  config: ApiConfig;
+  database: OpenDatabase;
   /** The metrics read the database pool from here. */
   sources: MetricsSources;
   /** Receives the accounts the routes share (the site renders the no-JavaScript shell with them). */
@@ -72,17 +63,15 @@ export interface ApiRoutesOptions {
 export const apiRoutes: FastifyPluginAsync<ApiRoutesOptions> = async (app, options) => {
   const loginTemplateFile = path.join(options.distDir, FORM_TEMPLATE_DIR, 'login.html');
   let loginTemplate: Promise<string | undefined> | undefined;
+  options.sources.databasePool = options.database.pool;
   await app.register(demoApiAdapter, {
     onAccounts: options.onAccounts,
-    config: options.config ?? readApiConfig({ ...process.env, DATA_DIR: options.dataDir }),
+    config: options.config,
+    database: options.database,
     log: consoleLogger(app.log),
     loginTemplate: () => {
       loginTemplate ??= readFile(loginTemplateFile, 'utf8').catch(() => undefined);
       return loginTemplate;
     },
-    onOpen: (database) => {
-      options.sources.databasePool = database.pool;
-    },
-    ...(options.database ? { database: options.database } : {}),
   });
 };

@@ -1,11 +1,15 @@
 // @vitest-environment node
 // The API's configuration (api/config.ts, over api/environment.ts): every setting read from the environment, its
 // defaults, its errors listed at once; the session cookie `Secure` only for an https public origin; and the
-// tests' own configuration, an in-memory PGlite with everything else at its defaults.
+// tests' own configuration, an in-memory PGlite with everything else at its defaults. The server's own variables
+// (server/environment.ts) go through the same schema: interfaces, the API address and folders are checked too.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { API_ENVIRONMENT, ConfigError, readApiConfig, testApiConfig } from '../../api/config';
 import { readEnvironment, type TrustProxy } from '../../api/environment';
+import { readServerEnvironment } from '../../server/environment';
 
 describe('the API configuration', () => {
   it('keeps the session cookie without `Secure` for a plain http public origin', () => {
@@ -184,5 +188,74 @@ describe('readApiConfig', () => {
     ['10.0.0.2, 10.1.0.0/16,::1,fd00::/8', ['10.0.0.2', '10.1.0.0/16', '::1', 'fd00::/8']],
   ])('reads TRUST_PROXY=%j as %j', (raw, expected) => {
     expect(readEnvironment(API_ENVIRONMENT, { TRUST_PROXY: raw }).TRUST_PROXY).toEqual(expected);
+  });
+});
+
+describe('readServerEnvironment', () => {
+  // Folders to name: a build (with index.html), an empty folder, a file, and a path where nothing is yet.
+  const scratch = mkdtempSync(path.join(tmpdir(), 'campaign-web-config-'));
+  const build = path.join(scratch, 'build');
+  const empty = path.join(scratch, 'empty');
+  const file = path.join(scratch, 'a-file');
+  const missing = path.join(scratch, 'not-yet');
+  mkdirSync(build);
+  mkdirSync(empty);
+  writeFileSync(path.join(build, 'index.html'), '<!doctype html>');
+  writeFileSync(file, 'not a folder');
+  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+  const hostExpected =
+    'is not valid: expected an IP address (such as 0.0.0.0 or ::) or a host name (such as localhost).';
+  const apiExpected =
+    'is not valid: expected a path on this site (such as /api) or an http(s) URL (such as https://api.example/api).';
+  const buildExpected =
+    'is not valid: expected a build folder with index.html in it (`npm run build` writes one).';
+  const folderExpected = 'is not valid: expected a folder (made when missing), and that is a file.';
+
+  it.each<[Record<string, string>, string]>([
+    [{ HOST: 'not a host' }, `HOST="not a host" ${hostExpected}`],
+    [{ HOST: 'http://localhost' }, `HOST="http://localhost" ${hostExpected}`],
+    [{ HOST: '-leading.example' }, `HOST="-leading.example" ${hostExpected}`],
+    [{ HOST: 'a..b' }, `HOST="a..b" ${hostExpected}`],
+    [{ HOST: `${'a'.repeat(64)}.example` }, `HOST="${'a'.repeat(64)}.example" ${hostExpected}`],
+    [{ METRICS_HOST: '10.0.0.300' }, `METRICS_HOST="10.0.0.300" ${hostExpected}`],
+    [{ METRICS_HOST: '0.0.0.0:9464' }, `METRICS_HOST="0.0.0.0:9464" ${hostExpected}`],
+    [{ VITE_API_BASE_URL: '::' }, `VITE_API_BASE_URL="::" ${apiExpected}`],
+    [{ VITE_API_BASE_URL: 'api' }, `VITE_API_BASE_URL="api" ${apiExpected}`],
+    [
+      { VITE_API_BASE_URL: '//elsewhere.example/api' },
+      `VITE_API_BASE_URL="//elsewhere.example/api" ${apiExpected}`,
+    ],
+    [{ VITE_API_BASE_URL: 'ftp://a.example/api' }, `VITE_API_BASE_URL="ftp://a.example/api" ${apiExpected}`],
+    [{ VITE_API_BASE_URL: ' /api' }, `VITE_API_BASE_URL=" /api" ${apiExpected}`],
+    [{ DIST_DIR: file }, `DIST_DIR=${JSON.stringify(file)} ${buildExpected}`],
+    [{ DIST_DIR: empty }, `DIST_DIR=${JSON.stringify(empty)} ${buildExpected}`],
+    [{ DIST_DIR: missing }, `DIST_DIR=${JSON.stringify(missing)} ${buildExpected}`],
+    [{ DATA_DIR: file }, `DATA_DIR=${JSON.stringify(file)} ${folderExpected}`],
+    [{ IMAGE_CACHE_DIR: file }, `IMAGE_CACHE_DIR=${JSON.stringify(file)} ${folderExpected}`],
+    [
+      { DATA_DIR: `${scratch}/data\u0000` },
+      `DATA_DIR=${JSON.stringify(`${scratch}/data\u0000`)} is not valid: expected a path without control characters.`,
+    ],
+  ])('refuses %j', (env, message) => {
+    expect(() => readServerEnvironment(env)).toThrow(ConfigError);
+    expect(() => readServerEnvironment(env)).toThrow(message);
+  });
+
+  it('takes IP addresses and host names, a path or an http(s) URL for the API, and folders', () => {
+    for (const host of ['0.0.0.0', '::', '::1', '127.0.0.1', 'localhost', 'app-1.internal', 'db.example.'])
+      expect(readServerEnvironment({ HOST: host, METRICS_HOST: host })).toMatchObject({
+        HOST: host,
+        METRICS_HOST: host,
+      });
+    for (const url of ['/api', '/v2/api/', 'https://api.example/api', 'http://localhost:3001'])
+      expect(readServerEnvironment({ VITE_API_BASE_URL: url }).VITE_API_BASE_URL).toBe(url);
+    expect(
+      readServerEnvironment({ DIST_DIR: build, DATA_DIR: missing, IMAGE_CACHE_DIR: empty }),
+    ).toMatchObject({ DIST_DIR: build, DATA_DIR: missing, IMAGE_CACHE_DIR: empty });
+    expect(readApiConfig({ DATA_DIR: empty }).database).toEqual({
+      kind: 'pglite',
+      dir: path.join(empty, 'pglite'),
+    });
   });
 });

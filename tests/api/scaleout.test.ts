@@ -2,17 +2,23 @@
 /**
  * Scaling out on PostgreSQL (issue 32): two instances of the API on one database behave as one. In process,
  * two apps with a connection pool each: a session made on one is valid on the other, signing out on one ends
- * it on both, and the sign-in and report limits reached through one hold on the other. As processes
+ * it on both, and the sign-in and report limits reached through one hold on the other; two production servers
+ * share the per-address limits on /api/* and new image variants the same way. As processes
  * (api/main.ts): one killed with SIGKILL mid-load loses no write it acknowledged, and the other goes on.
  * PostgreSQL only: without TEST_DATABASE_URL these are skipped, with a message.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
 import { CamelCasePlugin, Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
+import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { testApiConfig } from '../../api/config';
 import type { OpenDatabase } from '../../api/database/open';
 import type { Database } from '../../api/database/schema';
+import { buildServer } from '../../server/app';
 import {
   type ApiClient,
   apiClient,
@@ -21,6 +27,7 @@ import {
   openTestDatabase,
   POSTGRES_URL,
 } from '../support/apiHarness';
+import { fakeBuild } from '../support/fakeBuild';
 import { sampleReport } from '../support/reportFixture';
 
 const STARTUP_MS = 90_000;
@@ -63,7 +70,7 @@ describe.skipIf(!POSTGRES_URL)('two instances on one PostgreSQL', () => {
   });
   afterEach(async () => {
     await Promise.all(clients.splice(0).map((client) => client.close()));
-    await sql`truncate sessions, rate_limits, reports`.execute(first.db);
+    await sql`truncate sessions, rate_limits, request_limits, reports`.execute(first.db);
   });
 
   /** Instances one and two, each on its own pool, with the same configuration. */
@@ -130,6 +137,62 @@ describe.skipIf(!POSTGRES_URL)('two instances on one PostgreSQL', () => {
       .select((eb) => eb.fn.countAll<string>().as('count'))
       .executeTakeFirstOrThrow();
     expect(Number(count)).toBe(3);
+  });
+
+  it('share the per-address limits of the production server: /api/* and new image variants', async () => {
+    const { root, dist } = await fakeBuild('campaign-web-scaleout-');
+    const images = path.join(root, 'images');
+    await mkdir(images);
+    await sharp({ create: { width: 64, height: 64, channels: 3, background: '#06c' } })
+      .png()
+      .toFile(path.join(images, 'one.png'));
+    const servers: FastifyInstance[] = [];
+    try {
+      for (const [name, database] of [
+        ['one', first],
+        ['two', second],
+      ] as const) {
+        servers.push(
+          await buildServer({
+            distDir: dist,
+            dataDir: path.join(root, `data-${name}`),
+            imagesDir: images,
+            // Each instance renders into its own cache, as replicas without a shared volume do.
+            imageCacheDir: path.join(root, `cache-${name}`),
+            headers: { iconFallbackUrl: 'https://api.iconify.design', hsts: false },
+            logger: false,
+            api: testApiConfig(),
+            database,
+            rateLimits: { apiPerMinute: 2, imageVariantsPerMinute: 2 },
+          }),
+        );
+      }
+      const [one, two] = servers as [FastifyInstance, FastifyInstance];
+      const from = { remoteAddress: '203.0.113.60' };
+      const api = [];
+      for (const server of [one, two, one]) api.push(await server.inject({ url: '/api/session', ...from }));
+      expect(api.map((answer) => answer.statusCode)).toEqual([200, 200, 429]);
+      expect(api.map((answer) => answer.headers.ratelimit)).toEqual([
+        expect.stringMatching(/^"api";r=1;t=\d+$/),
+        expect.stringMatching(/^"api";r=0;t=\d+$/),
+        expect.stringMatching(/^"api";r=0;t=\d+$/),
+      ]);
+      expect(Number(api[2]?.headers['retry-after'])).toBeGreaterThan(0);
+      // Another address is not held back by the first, on either instance.
+      expect((await two.inject({ url: '/api/session', remoteAddress: '203.0.113.61' })).statusCode).toBe(200);
+
+      const renders = [];
+      for (const [server, width] of [
+        [two, 11],
+        [one, 12],
+        [two, 13],
+      ] as const)
+        renders.push((await server.inject({ url: `/_ipx/w_${width}/one.png`, ...from })).statusCode);
+      expect(renders).toEqual([200, 200, 429]);
+    } finally {
+      await Promise.all(servers.map((server) => server.close()));
+      await rm(root, { recursive: true, force: true });
+    }
   });
 });
 

@@ -39,6 +39,47 @@ function recipe(): Record<string, string> {
   );
 }
 
+/**
+ * compose.yaml's app service as the container gets it: the files it reads with `env_file`, and its own
+ * `environment` (which compose puts over them). Read from the file's own layout (two-space indents, a map of
+ * `NAME: value`), which this test pins: a change of layout fails here, not silently.
+ */
+function composeApp(): { envFiles: string[]; environment: Record<string, string> } {
+  const lines = readFileSync(path.join(ROOT, 'compose.yaml'), 'utf8').split('\n');
+  const start = lines.indexOf('  app:');
+  expect(start, 'compose.yaml has no `  app:` service').toBeGreaterThan(0);
+  const end = lines.findIndex((line, i) => i > start && /^ {0,2}\S/.test(line));
+  const block = lines.slice(start + 1, end === -1 ? undefined : end);
+  const envFiles: string[] = [];
+  const environment: Record<string, string> = {};
+  let section = '';
+  for (const line of block) {
+    const key = /^ {4}([a-z_]+):\s*(.*)$/.exec(line);
+    if (key) {
+      section = key[1] as string;
+      if (section === 'env_file' && key[2]) envFiles.push(key[2] as string);
+      continue;
+    }
+    const item = /^ {6}- (\S+)$/.exec(line);
+    if (item && section === 'env_file') envFiles.push(item[1] as string);
+    const pair = /^ {6}([A-Z_]+): (.*)$/.exec(line);
+    if (pair && section === 'environment') environment[pair[1] as string] = (pair[2] as string).trim();
+  }
+  return { envFiles, environment };
+}
+
+/** Compose's `${NAME}`, `${NAME:?message}` and `${NAME:-default}`, with the deployment's values in `shell`. */
+function interpolate(value: string, shell: Record<string, string>): string {
+  return value
+    .replace(/^"(.*)"$/, '$1')
+    .replace(/\$\{([A-Z_]+)(?::([?-])([^}]*))?\}/g, (_whole, name: string, kind?: string, rest?: string) => {
+      const set = shell[name];
+      if (set !== undefined && set !== '') return set;
+      if (kind === '-') return rest ?? '';
+      throw new Error(`compose.yaml needs ${name}: ${rest ?? ''}`);
+    });
+}
+
 let root: string;
 let database: OpenDatabase;
 let app: FastifyInstance;
@@ -108,6 +149,47 @@ describe('the production recipe', () => {
     expect(options.publicOrigin).toBe('https://campaigns.example');
     expect(options.api?.secureCookie).toBe(true);
     expect(options.headers.hsts).toBe(true);
+  });
+
+  it('is what compose.yaml runs: the app reads deploy/production.env, and adds only what the deployment alone knows', () => {
+    const compose = composeApp();
+    expect(compose.envFiles).toEqual(['deploy/production.env']);
+    expect(Object.keys(compose.environment).sort()).toEqual([
+      'DATABASE_URL',
+      'METRICS_TOKEN',
+      'PUBLIC_ORIGIN',
+      'REPORTS_TOKEN',
+    ]);
+    // The container's environment: the recipe, then compose's own values over it, with a deployment's shell.
+    const shell = {
+      PUBLIC_ORIGIN: 'https://neighbours.example',
+      POSTGRES_PASSWORD: 'pw',
+      REPORTS_TOKEN: 'r'.repeat(32),
+      METRICS_TOKEN: 'm'.repeat(32),
+    };
+    const container = {
+      ...recipe(),
+      ...Object.fromEntries(
+        Object.entries(compose.environment).map(([name, value]) => [name, interpolate(value, shell)]),
+      ),
+    };
+    const options = serverOptionsFrom(readServerEnvironment(container), LAYOUT);
+    expect(options.api.database).toEqual({
+      kind: 'postgres',
+      url: 'postgres://campaign_web:pw@db:5432/campaign_web',
+      poolSize: 10,
+    });
+    expect(options.api.demoData).toBe(false);
+    expect(options.publicOrigin).toBe('https://neighbours.example');
+    expect(options.trustProxy).toBe(1);
+    expect(options.metrics).toMatchObject({ token: shell.METRICS_TOKEN });
+    expect(() => interpolate(compose.environment.PUBLIC_ORIGIN ?? '', {})).toThrow(/needs PUBLIC_ORIGIN/);
+  });
+
+  it('keeps the demo data out, whatever database the deployment uses', () => {
+    // The embedded database's default is demo data on: the recipe turns it off for both.
+    expect(recipe().DEMO_DATA).toBe('0');
+    expect(serverOptionsFrom(readServerEnvironment(recipe()), LAYOUT).api.demoData).toBe(false);
   });
 
   it('gives a sign-in the __Host- Secure cookie, and every answer HSTS', async () => {

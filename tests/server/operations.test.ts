@@ -1,12 +1,14 @@
 // @vitest-environment node
 /**
- * Operations at the edge (issue 32): request ids taken from the proxy when they are safe and made otherwise,
- * in every log line and in the answer; load shedding while the event loop lags, /healthz never shed.
+ * Operations at the edge (issue 32): request ids taken from a trusted proxy (TRUST_PROXY) when they are safe, and
+ * made otherwise, in every log line and in the answer; load shedding while the event loop lags, /healthz never
+ * shed; the per-address limits.
  */
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
 import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { testApiConfig } from '../../api/config';
@@ -70,10 +72,10 @@ describe('the edge of the server', () => {
     lines.length = 0;
   });
 
-  describe('request ids', () => {
+  describe('request ids behind a trusted proxy (TRUST_PROXY=1)', () => {
     let app: FastifyInstance;
     beforeAll(async () => {
-      app = await server();
+      app = await server({ trustProxy: 1 });
     }, 60_000);
     afterAll(() => app?.close());
 
@@ -188,12 +190,56 @@ describe('the edge of the server', () => {
     });
   });
 
+  // Without TRUST_PROXY the sender is the client itself: its id would be a label it chose, so it is not taken.
+  describe('request ids with no trusted proxy', () => {
+    let app: FastifyInstance;
+    beforeAll(async () => {
+      app = await server();
+    }, 60_000);
+    afterAll(() => app?.close());
+
+    it('replaces a client’s well-formed x-request-id by its own, in the answer and on every line', async () => {
+      const response = await app.inject({ url: '/healthz', headers: { 'x-request-id': 'chosen-by-client' } });
+      expect(response.statusCode).toBe(200);
+      const echoed = response.headers['x-request-id'] as string;
+      expect(echoed).toMatch(UUID);
+      expect(logged().map((entry) => entry.reqId)).toEqual([echoed]);
+      expect(lines.join('\n')).not.toContain('chosen-by-client');
+    });
+  });
+
+  describe('request ids with TRUST_PROXY naming the proxies', () => {
+    let app: FastifyInstance;
+    beforeAll(async () => {
+      app = await server({ trustProxy: ['10.0.0.2', '10.1.0.0/16'] });
+    }, 60_000);
+    afterAll(() => app?.close());
+
+    it.each([
+      ['the proxy named by address', '10.0.0.2', true],
+      ['a proxy in the named range', '10.1.7.9', true],
+      ['the named proxy over IPv6 (IPv4-mapped)', '::ffff:10.0.0.2', true],
+      ['a client beside the proxies', '192.0.2.9', false],
+      ['a client next to the proxy', '10.0.0.3', false],
+    ])('from %s (%s): kept %s', async (_who, remoteAddress, kept) => {
+      const response = await app.inject({
+        url: '/healthz',
+        remoteAddress,
+        headers: { 'x-request-id': 'from-the-peer-1' },
+      });
+      const echoed = response.headers['x-request-id'] as string;
+      if (kept) expect(echoed).toBe('from-the-peer-1');
+      else expect(echoed).toMatch(UUID);
+      expect(logged().map((entry) => entry.reqId)).toEqual([echoed]);
+    });
+  });
+
   // The plugins that refuse a request (server/plugins/) answer before any route is reached: the other plugins'
   // hooks, which log the request, name it and set the headers, must run for it all the same.
   describe('a request refused before any route', () => {
     let app: FastifyInstance;
     beforeAll(async () => {
-      app = await server({ publicOrigin: 'https://campaigns.example' });
+      app = await server({ publicOrigin: 'https://campaigns.example', trustProxy: 1 });
     }, 60_000);
     afterAll(() => app?.close());
 
@@ -308,9 +354,12 @@ describe('the edge of the server', () => {
     });
   });
   describe('per-address limits', () => {
+    const limits = { apiPerMinute: 3, imageVariantsPerMinute: 2 };
     let app: FastifyInstance;
     beforeAll(async () => {
-      app = await server({ rateLimits: { apiPerMinute: 3, imageVariantsPerMinute: 2 } });
+      // The counts live in the database this file's servers share: start from none.
+      await sql`truncate request_limits`.execute(database().db);
+      app = await server({ rateLimits: limits });
     }, 60_000);
     afterAll(() => app?.close());
 
@@ -362,6 +411,43 @@ describe('the edge of the server', () => {
       expect(
         (await app.inject({ url: '/_ipx/w_30/one.png', remoteAddress: '198.51.100.5' })).statusCode,
       ).toBe(200);
+    });
+
+    it('keeps the counts in the database: a second server on it meets the limits the first one counted', async () => {
+      const other = await server({ rateLimits: limits });
+      try {
+        const from = { remoteAddress: '203.0.113.50' };
+        const api = [];
+        for (const instance of [app, other, app, other])
+          api.push(await instance.inject({ url: '/api/session', ...from }));
+        expect(api.map((answer) => answer.statusCode)).toEqual([200, 200, 200, 429]);
+        expect(api.map((answer) => answer.headers.ratelimit)).toEqual([
+          expect.stringMatching(/^"api";r=2;t=\d+$/),
+          expect.stringMatching(/^"api";r=1;t=\d+$/),
+          expect.stringMatching(/^"api";r=0;t=\d+$/),
+          expect.stringMatching(/^"api";r=0;t=\d+$/),
+        ]);
+        const images = [];
+        for (const [instance, width] of [
+          [app, 41],
+          [other, 42],
+          [app, 43],
+        ] as const)
+          images.push((await instance.inject({ url: `/_ipx/w_${width}/one.png`, ...from })).statusCode);
+        expect(images).toEqual([200, 200, 429]);
+        const counted = await database()
+          .db.selectFrom('requestLimits')
+          .select(['key', 'points'])
+          .where('key', 'like', '%203.0.113.50')
+          .orderBy('key')
+          .execute();
+        expect(counted).toEqual([
+          { key: 'requests:api 203.0.113.50', points: 4 },
+          { key: 'requests:image-variants 203.0.113.50', points: 3 },
+        ]);
+      } finally {
+        await other.close();
+      }
     });
   });
 });

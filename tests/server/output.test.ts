@@ -31,6 +31,9 @@ async function runtimeStage(): Promise<{
   install: string[];
   command: string[];
   env: Record<string, string>;
+  healthcheck: string[];
+  user: string | undefined;
+  volumes: string[];
 }> {
   const dockerfile = await readFile(path.join(ROOT, 'Dockerfile'), 'utf8');
   const stages = dockerfile.split(/^FROM /m);
@@ -44,7 +47,20 @@ async function runtimeStage(): Promise<{
   const env = Object.fromEntries(
     [...envBlock.matchAll(/([A-Z_]+)=(\S+)/g)].map((match) => [match[1] as string, match[2] as string]),
   );
-  return { install: install.trim().split(/\s+/), command: JSON.parse(cmd) as string[], env };
+  // `HEALTHCHECK [--options] \` and, on a following line, `CMD [...]` (the exec form).
+  const healthcheck = /^HEALTHCHECK (?:[^\n]*\\\n)*?\s*CMD (\[.*\])$/m.exec(last)?.[1];
+  if (!healthcheck) throw new Error('The Dockerfile has no runtime HEALTHCHECK … CMD [...].');
+  const volumes = [...last.matchAll(/^VOLUME (\[.*\])$/gm)].flatMap(
+    (match) => JSON.parse(match[1] as string) as string[],
+  );
+  return {
+    install: install.trim().split(/\s+/),
+    command: JSON.parse(cmd) as string[],
+    env,
+    healthcheck: JSON.parse(healthcheck) as string[],
+    user: /^USER (\S+)$/m.exec(last)?.[1],
+    volumes,
+  };
 }
 
 /** The package names a bundled module imports (`from "pkg"`, `from "@scope/pkg/sub"`, `import("pkg")`). */
@@ -59,8 +75,10 @@ function bareImports(source: string): string[] {
   return [...names];
 }
 
+let stage: Awaited<ReturnType<typeof runtimeStage>>;
 let dir: string;
 let app: string;
+let port: number;
 let base: string;
 let server: ChildProcess | undefined;
 let serverOutput = '';
@@ -70,7 +88,7 @@ beforeAll(async () => {
   if (!existsSync(path.join(OUTPUT, 'server/index.mjs'))) {
     throw new Error(`No production artifact in ${OUTPUT}: run \`npm run build\` first.`);
   }
-  const stage = await runtimeStage();
+  stage = await runtimeStage();
   dir = await mkdtemp(path.join(tmpdir(), 'campaign-web-output-'));
   app = path.join(dir, 'app');
   // `COPY --from=build /src/.output ./`
@@ -82,7 +100,7 @@ beforeAll(async () => {
     env: { ...process.env, npm_config_prefer_offline: 'true', npm_config_update_notifier: 'false' },
     timeout: SETUP_MS,
   });
-  const port = await freePort();
+  port = await freePort();
   base = `http://127.0.0.1:${port}`;
   const [node, ...entry] = stage.command;
   // The image's environment, then what differs here: a free port on loopback, a throw-away DATA_DIR.
@@ -95,6 +113,8 @@ beforeAll(async () => {
       PORT: String(port),
       DATA_DIR: path.join(dir, 'data'),
       LOG_LEVEL: 'warn',
+      // Long enough for the HEALTHCHECK command to see the drain after SIGTERM (the last test).
+      DRAIN_DELAY_MS: '5000',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -128,6 +148,19 @@ afterAll(async () => {
 });
 
 const page = (url: string) => fetch(`${base}${url}`, { headers: { accept: 'text/html' } });
+
+/** The image's HEALTHCHECK command as Docker runs it in the container: its environment, this server's port. */
+async function healthcheck(): Promise<{ code: number }> {
+  const [node, ...args] = stage.healthcheck;
+  return run(node === 'node' ? process.execPath : (node as string), args, {
+    cwd: app,
+    env: { PATH: process.env.PATH ?? '', ...stage.env, PORT: String(port) },
+    timeout: 30_000,
+  }).then(
+    () => ({ code: 0 }),
+    (error: { code?: number }) => ({ code: error.code ?? -1 }),
+  );
+}
 
 describe('the production artifact (.output), installed and started outside the checkout', () => {
   it('holds the server, the public files and the images, and no path above its own folder is reachable', async () => {
@@ -213,8 +246,28 @@ describe('the production artifact (.output), installed and started outside the c
     expect(await res.json()).toEqual({ status: 'ok', buildId: latest.id });
   });
 
-  it('stops on SIGTERM with exit 0', async () => {
+  it('is healthy by the image’s own HEALTHCHECK command, which asks /healthz', async () => {
+    expect(stage.healthcheck.slice(0, 2)).toEqual(['node', '-e']);
+    expect(stage.healthcheck[2]).toContain('/healthz`');
+    expect(await healthcheck()).toEqual({ code: 0 });
+  });
+
+  it('runs as node, not root, with DATA_DIR on a volume, listening on every interface', () => {
+    expect(stage.user).toBe('node');
+    expect(stage.env.DATA_DIR).toBe('/data');
+    expect(stage.volumes).toEqual([stage.env.DATA_DIR]);
+    expect(stage.env.HOST).toBe('0.0.0.0');
+    expect(stage.env.NODE_ENV).toBe('production');
+  });
+
+  it('stops on SIGTERM with exit 0, unhealthy by the same command while it drains and once it is gone', {
+    timeout: 60_000,
+  }, async () => {
     server?.kill('SIGTERM');
+    // Draining: /healthz answers 503 while other requests are still served.
+    expect(await healthcheck()).toEqual({ code: 1 });
+    expect((await page('/')).status).toBe(200);
     expect(await exited).toBe(0);
+    expect(await healthcheck()).toEqual({ code: 1 });
   });
 });

@@ -76,8 +76,8 @@ async function migrationsKey(): Promise<string> {
 
 /** What the API tests run on: the schema and the demo data, as the embedded default gives them. */
 export const WITH_DEMO_DATA = { migrate: true, demoData: true } as const;
-/** A dump already has both. */
-const AS_DUMPED = { migrate: true, demoData: false } as const;
+/** A dump already has both: the demo data is on (a database with accounts is not written again). */
+const AS_DUMPED = { migrate: true, demoData: true } as const;
 
 let dump: Promise<Blob> | undefined;
 
@@ -166,7 +166,9 @@ export function useTestDatabase(kind: DatabaseConfig['kind']): () => OpenDatabas
 
 /** Back to the demo data, as after a fresh start (much faster than a new database per test). */
 export async function resetDatabase(database: OpenDatabase): Promise<void> {
-  await sql`truncate reports, sessions, rate_limits, campaigns, users cascade`.execute(database.db);
+  await sql`truncate reports, sessions, rate_limits, request_limits, campaigns, users cascade`.execute(
+    database.db,
+  );
   if (!(await writeDemoData(database.db))) throw new Error('the demo data was not written after truncating');
 }
 

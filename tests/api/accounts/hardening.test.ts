@@ -390,6 +390,20 @@ describe.each(backends())('sign-in hardening on %s', (kind) => {
       expect(keys.map((row) => row.key)).toEqual(['addr:live', 'addr:recent']);
     });
 
+    it('sweeps the server’s flood counts whose window is over at start-up, and keeps the live ones', async () => {
+      const wall = Date.now();
+      await database()
+        .db.insertInto('requestLimits')
+        .values([
+          { key: 'requests:api 192.0.2.1', points: 5, expire: wall - MINUTE },
+          { key: 'requests:api 192.0.2.2', points: 5, expire: wall + MINUTE },
+        ])
+        .execute();
+      await open();
+      const keys = await database().db.selectFrom('requestLimits').select('key').orderBy('key').execute();
+      expect(keys.map((row) => row.key)).toEqual(['requests:api 192.0.2.2']);
+    });
+
     it('counts in the database, so every server on it shares the limits', async () => {
       const one = await open(limitedTo({ perAccount: 2 }));
       const two = await open(limitedTo({ perAccount: 2 }));

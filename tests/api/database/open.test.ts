@@ -269,7 +269,8 @@ describe('the embedded folder’s lease', { timeout: 60_000 }, () => {
     const first = await openDatabase({ kind: 'pglite', dir }, WITH_DEMO_DATA);
     await first.close();
     expect(await lockFiles(dir)).toEqual([]);
-    const second = await openDatabase({ kind: 'pglite', dir }, leaseOptions());
+    // As the embedded default opens it: demo data on (written once, so not again).
+    const second = await openDatabase({ kind: 'pglite', dir }, { ...leaseOptions(), demoData: true });
     cleanups.push(() => second.close());
     expect(await second.db.selectFrom('users').select('id').orderBy('id').execute()).toEqual([
       { id: 'u1' },
@@ -321,7 +322,7 @@ describe('migrations that cannot run', { timeout: 60_000 }, () => {
   it('name the migration that failed, not the one before it that ran, and the open fails', async () => {
     // 0002 runs again (it does nothing now), then 0003 finds its table.
     const from = await dumpAfter(
-      `delete from kysely_migration where name in ('0002_seed', '0003_reports', '0004_rate_limits', '0005_argon2id_seed_hashes')`,
+      `delete from kysely_migration where name in ('0002_seed', '0003_reports', '0004_rate_limits', '0005_argon2id_seed_hashes', '0006_request_limits')`,
     );
     const error = await openingError({ kind: 'pglite', from });
     expect(error.message).toBe(
@@ -354,6 +355,9 @@ describe('migrations undone', { timeout: 60_000 }, () => {
       );
 
     expect((await migrator.migrateDown()).error).toBeUndefined();
+    expect(await tables()).toEqual(['campaigns', 'rate_limits', 'reports', 'sessions', 'users']);
+
+    expect((await migrator.migrateDown()).error).toBeUndefined();
     expect(await hashes(database)).toEqual(OLD_SCRYPT);
     expect(await tables()).toEqual(['campaigns', 'rate_limits', 'reports', 'sessions', 'users']);
 
@@ -374,7 +378,25 @@ describe('migrations undone', { timeout: 60_000 }, () => {
     expect(await tables()).toEqual([]);
 
     expect((await migrator.migrateToLatest()).error).toBeUndefined();
-    expect(await tables()).toEqual(['campaigns', 'rate_limits', 'reports', 'sessions', 'users']);
+    expect(await tables()).toEqual([
+      'campaigns',
+      'rate_limits',
+      'reports',
+      'request_limits',
+      'sessions',
+      'users',
+    ]);
+    // Flood counts skip the WAL (0006); the sign-in and report limits, which must outlive a crash, do not.
+    const { rows } = await sql<{
+      name: string;
+      persistence: string;
+    }>`select relname as name, relpersistence as persistence from pg_class where relname in ('rate_limits', 'request_limits') order by relname`.execute(
+      db,
+    );
+    expect(rows).toEqual([
+      { name: 'rate_limits', persistence: 'p' },
+      { name: 'request_limits', persistence: 'u' },
+    ]);
     expect([await count('users'), await count('campaigns')]).toEqual([0, 0]);
   });
 });
@@ -442,6 +464,7 @@ describe('the schema the migrations build', () => {
       { column: 'campaigns.featured', default: 'false' },
       { column: 'rate_limits.points', default: '0' },
       { column: 'reports.received_at', default: 'now()' },
+      { column: 'request_limits.points', default: '0' },
       { column: 'users.created_at', default: 'now()' },
     ]);
   });

@@ -54,6 +54,7 @@ const EXPECTED_COLUMNS = {
     'route_name',
   ],
   rate_limits: ['expire', 'key', 'points'],
+  request_limits: ['expire', 'key', 'points'],
   sessions: ['created_at', 'expires_at', 'id_hash', 'last_seen_at', 'user_id'],
   users: ['created_at', 'display_name', 'email', 'id', 'password_hash'],
 };
@@ -80,6 +81,7 @@ describe.each(backends())('migrations on %s', { timeout: 60_000 }, (kind) => {
       '0003_reports',
       '0004_rate_limits',
       '0005_argon2id_seed_hashes',
+      '0006_request_limits',
     ]);
   });
 
