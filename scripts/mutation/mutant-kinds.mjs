@@ -30,7 +30,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { parse } from '@babel/parser';
-import { HOME, KINDS_RESULTS, REASONS_DIR } from './runs.mjs';
+import { HOME, KINDS_RESULTS, OUT_OF_PROCESS_TESTS, REASONS_DIR } from './runs.mjs';
 
 export const TARGETS = [
   'machines',
@@ -404,7 +404,7 @@ export function importingTests(file, root = process.cwd()) {
       return /\.test\.tsx?$/.test(entry.name) ? [path] : [];
     });
   return testFiles('tests')
-    .filter((test) => reaches(resolve(root, test)))
+    .filter((test) => !OUT_OF_PROCESS_TESTS.includes(test) && reaches(resolve(root, test)))
     .sort();
 }
 

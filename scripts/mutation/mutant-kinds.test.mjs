@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import {
   apply,
   createRunner,
+  importingTests,
   KINDS,
   mutantsOf,
   nearTests,
@@ -16,6 +17,7 @@ import {
   testTiers,
   triage,
 } from './mutant-kinds.mjs';
+import { OUT_OF_PROCESS_TESTS } from './runs.mjs';
 
 const root = fileURLToPath(new URL('./mutant-kinds.fixtures/', import.meta.url));
 const source = (file) => readFileSync(`${root}${file}`, 'utf8');
@@ -266,6 +268,15 @@ describe('mutant kinds: which tests run first', () => {
     'tests/api/database/open.test.ts',
     'tests/api/session.test.ts',
   ];
+  it('never include a test whose code runs in another process, where no mutant is active', () => {
+    // The repository's own tests: the process tests import the harness that opens the database, as others do.
+    const repository = fileURLToPath(new URL('../..', import.meta.url));
+    const reaching = importingTests('api/database/open.ts', repository);
+    assert.ok(reaching.includes('tests/api/database/open.test.ts'));
+    assert.ok(readFileSync(`${repository}tests/api/processes.test.ts`, 'utf8').includes('../support/apiHarness'));
+    for (const test of OUT_OF_PROCESS_TESTS) assert.ok(!reaching.includes(test), test);
+  });
+
   it('are those in the source file’s mirror folder under tests/', () => {
     assert.deepEqual(nearTests('machines/colorMode/colorMode.machine.ts', tests), [
       'tests/machines/colorMode/colorMode.machine.test.ts',

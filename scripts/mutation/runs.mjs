@@ -11,6 +11,17 @@ export const BASELINE_DIR = `${HOME}/baseline`;
 export const REASONS_DIR = `${HOME}/survivors`;
 export const KINDS_RESULTS = `${BASELINE_DIR}/kinds.json`;
 
+/**
+ * Test files whose every test runs the code in another process (a server or CLI started from the files on
+ * disk, or the built artifact): no mutant is active there, so no mutation run gives them a mutant, and they are
+ * among the slowest of the unit run.
+ */
+export const OUT_OF_PROCESS_TESTS = [
+  'tests/api/processes.test.ts',
+  'tests/server/drain.test.ts',
+  'tests/server/output.test.ts',
+];
+
 /** Stryker's runs, in the order `npm run test:mutation` runs them. */
 export const RUNS = {
   machines: {

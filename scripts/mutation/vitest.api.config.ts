@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { OUT_OF_PROCESS_TESTS } from './runs.mjs';
 
 /**
  * The unit tests for Stryker's run over the demo API (`stryker.api.config.mjs`): the API's own test files, in
@@ -17,8 +18,8 @@ export default defineConfig({
   root: fileURLToPath(new URL('../..', import.meta.url)),
   test: {
     include: ['tests/api/**/*.test.ts'],
-    // Real processes (api/main.ts run by tsx): no mutant is active in them.
-    exclude: ['tests/api/processes.test.ts', 'tests/api/scaleout.test.ts'],
+    // Real processes (api/main.ts run by tsx): no mutant is active in them. The scale-out test needs PostgreSQL.
+    exclude: [...OUT_OF_PROCESS_TESTS, 'tests/api/scaleout.test.ts'],
     environment: 'node',
     restoreMocks: true,
     // One worker thread runs all of a mutant's test files, sharing the database.
