@@ -82,6 +82,29 @@ describe('arriveAtPage: a new page', () => {
     expect(announcer?.textContent).toBe('Campaigns');
   });
 
+  it('scrolls before the page is painted, but focuses and announces only after its frame', () => {
+    // Chromium: a task scheduler and animation frames, here fakes that hold what they are given.
+    const tasks: (() => void)[] = [];
+    const frames: (() => void)[] = [];
+    vi.stubGlobal('scheduler', { postTask: (task: () => void) => tasks.push(task) });
+    vi.stubGlobal('requestAnimationFrame', (callback: () => void) => frames.push(callback));
+    try {
+      const { link, heading, announcer } = renderLayout();
+      visitorScrolledAndFocused(link);
+      arriveAtPage(newPage('Campaigns'));
+      pageRendered();
+      expect(window.scrollY).toBe(0);
+      expect(document.activeElement).toBe(link);
+      expect(announcer?.textContent).toBe('');
+      for (const frame of frames.splice(0)) frame();
+      for (const task of tasks.splice(0)) task();
+      expect(document.activeElement).toBe(heading);
+      expect(announcer?.textContent).toBe('Campaigns');
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
   it('focuses the heading without scrolling to it: the page is already at its top', () => {
     const { heading } = renderLayout();
     const focus = vi.spyOn(heading as HTMLElement, 'focus');
