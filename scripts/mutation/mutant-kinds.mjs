@@ -550,8 +550,8 @@ export function nearTests(file, tests) {
 /**
  * The order a mutant's tests run in, nearest first, each tier only if the one before let the mutant live: the
  * tests named for the file (`api/accounts.ts` → `tests/api/accounts/…`, `api/routes/session.ts` →
- * `tests/api/session.test.ts`), then the rest of its mirror folder (`nearTests`), then every other test that
- * imports it. Empty tiers are left out.
+ * `tests/api/session.test.ts`), then the rest of its mirror folder (`nearTests`): its own files, then its
+ * subfolders'; then every other test that imports it. Empty tiers are left out.
  */
 export function testTiers(file, tests) {
   const stem = file
@@ -565,8 +565,14 @@ export function testTiers(file, tests) {
       .some((part) => part === stem || part === `${stem}.test.ts` || part === `${stem}.test.tsx`),
   );
   const near = nearTests(file, tests).filter((test) => !named.includes(test));
+  // The mirror folder's own files before its subfolders': tests/api/database/ opens databases from nothing and
+  // takes half of tests/api/'s time, for mutants of api/*.ts that the files above it mostly catch first.
+  const depthOf = (test) => test.split('/').length;
+  const top = Math.min(...near.map(depthOf));
+  const nearest = near.filter((test) => depthOf(test) === top);
+  const below = near.filter((test) => depthOf(test) > top);
   const rest = tests.filter((test) => !named.includes(test) && !near.includes(test));
-  return [named, near, rest].filter((tier) => tier.length > 0);
+  return [named, nearest, below, rest].filter((tier) => tier.length > 0);
 }
 
 /** Mutants by file with their covering tests and the hash that says whether a stored result still holds. */

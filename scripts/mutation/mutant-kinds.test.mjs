@@ -290,7 +290,7 @@ describe('mutant kinds: which tests run first', () => {
     assert.deepEqual(nearTests('src/pages/registry.ts', tests), []);
   });
 
-  it('in tiers: the tests named for the file, the rest of its mirror folder, then every other', () => {
+  it('in tiers: the tests named for the file, its mirror folder’s own, their subfolders’, then every other', () => {
     const api = [
       'tests/api/accounts/hardening.test.ts',
       'tests/api/database/open.test.ts',
@@ -299,7 +299,8 @@ describe('mutant kinds: which tests run first', () => {
     ];
     assert.deepEqual(testTiers('api/accounts.ts', api), [
       ['tests/api/accounts/hardening.test.ts'],
-      ['tests/api/database/open.test.ts', 'tests/api/session.test.ts'],
+      ['tests/api/session.test.ts'],
+      ['tests/api/database/open.test.ts'],
       ['tests/server/edge.test.ts'],
     ]);
     assert.deepEqual(testTiers('api/routes/session.ts', api), [
