@@ -317,3 +317,13 @@ function storedShape(body: unknown): body is ReportBody {
   );
   return storedShapeCheck(body);
 }
+
+/**
+ * What keeps `body` from being a report in shape (as `storedShape` judges it), as the first fault's place and
+ * rule (`/route/path must be string`), or null when it is one: a saved file given to `npm run replay`.
+ */
+export function reportShapeProblem(body: unknown): string | null {
+  if (storedShape(body)) return null;
+  const [fault] = storedShapeCheck?.errors ?? [];
+  return fault ? `${fault.instancePath || '/'} ${fault.message ?? 'does not match'}` : 'not a report';
+}

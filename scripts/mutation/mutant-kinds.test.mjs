@@ -273,7 +273,9 @@ describe('mutant kinds: which tests run first', () => {
     const repository = fileURLToPath(new URL('../..', import.meta.url));
     const reaching = importingTests('api/database/open.ts', repository);
     assert.ok(reaching.includes('tests/api/database/open.test.ts'));
-    assert.ok(readFileSync(`${repository}tests/api/processes.test.ts`, 'utf8').includes('../support/apiHarness'));
+    assert.ok(
+      readFileSync(`${repository}tests/api/processes.test.ts`, 'utf8').includes('../support/apiHarness'),
+    );
     for (const test of OUT_OF_PROCESS_TESTS) assert.ok(!reaching.includes(test), test);
   });
 

@@ -10,6 +10,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { reportShapeProblem } from '../../api/reports.ts';
 import type { ReportBody, StoredReport } from '../../api/types.ts';
 import { visibleText as shown } from '../../core/untrustedText.ts';
 import { describeState, regressionTestSource, replayName, replayReport } from '../../tests/support/replay.ts';
@@ -24,7 +25,13 @@ if (!target) {
 }
 
 async function load(which: string): Promise<ReportBody & { id?: string }> {
-  if (which.endsWith('.json') || existsSync(which)) return JSON.parse(readFileSync(which, 'utf8'));
+  if (which.endsWith('.json') || existsSync(which)) {
+    const saved: unknown = JSON.parse(readFileSync(which, 'utf8'));
+    // A file is anyone's text: checked as the API checks what it stores, before the replay relies on its fields.
+    const problem = reportShapeProblem(saved);
+    if (problem) throw new ReportSourceError(shown(`${which} is not a report: ${problem}.`));
+    return saved as ReportBody;
+  }
   const [report] = await readReports({ limit: 1, id: which });
   if (!report) throw new ReportSourceError(`No report with id ${which}.`);
   return report as StoredReport;
@@ -47,9 +54,9 @@ try {
     console.log(shown(`  ${report.error.status ?? '-'} ${report.error.name}: ${report.error.message}`));
   const result = replayReport(report, inspect ? { inspect } : {});
   if (result.partial) {
-    // A number when the API took the report; a saved file can hold any text there.
+    // A number: the API stored it so, and a saved file is checked for the same shape.
     console.log(
-      `  (the report dropped its ${shown(String(report.eventsDropped))} oldest events: the replay starts mid-way)`,
+      `  (the report dropped its ${report.eventsDropped} oldest events: the replay starts mid-way)`,
     );
   }
   console.log(`  start    ${shown(describeState(result.initial))}`);

@@ -224,8 +224,9 @@ describe('a report made to attack the developer who reads it', () => {
       error: { name: ATTACK, message: ATTACK, status: 500 },
     };
     hostileFile = path.join(dataDir, 'hostile.json');
-    // A count of dropped events is a number only when the API took the report; a file holds what it holds.
-    await writeFile(hostileFile, JSON.stringify({ ...hostile, eventsDropped: '\r\u20285' }));
+    // A file holds what its writer put there: in a report's shape (else the replay refuses it, tested below),
+    // with the attack in every text field.
+    await writeFile(hostileFile, JSON.stringify({ ...hostile, eventsDropped: 5 }));
     const database = await openDatabase(
       { kind: 'pglite', dir: path.join(dataDir, 'pglite') },
       WITH_DEMO_DATA,
@@ -259,7 +260,7 @@ describe('a report made to attack the developer who reads it', () => {
       expect(printed.stdout).not.toMatch(ACTIVE);
       expect(printed.stderr).not.toMatch(ACTIVE);
       if (args.includes(hostileFile)) {
-        expect(printed.stdout).toContain('the report dropped its \\x0d\\u20285 oldest events');
+        expect(printed.stdout).toContain('the report dropped its 5 oldest events');
       }
       if (args.includes('--json')) {
         const parsed = JSON.parse(printed.stdout) as { recent: { id: string; buildId: string }[] };
@@ -277,6 +278,18 @@ describe('a report made to attack the developer who reads it', () => {
     expect(replayed.code).toBe(2);
     expect(replayed.stderr).toContain('is not valid JSON');
     expect(replayed.stderr).toContain('\\x1b[2K');
+    expect(replayed.stderr).not.toMatch(ACTIVE);
+  }, 120_000);
+
+  it('npm run replay -- <file> says a JSON file that is not a report is not one, naming the field, no stack', async () => {
+    const file = path.join(dataDir, 'not-a-report.json');
+    // A count of dropped events that is not one, and a path that is not text.
+    await writeFile(file, JSON.stringify({ ...report, route: { path: 42 }, eventsDropped: '\r\u20285' }));
+    const replayed = await run('replay', [file], {});
+    expect(replayed.code).toBe(2);
+    expect(replayed.stderr).toContain('is not a report');
+    expect(replayed.stderr).toContain('/route');
+    expect(replayed.stderr).not.toContain('    at ');
     expect(replayed.stderr).not.toMatch(ACTIVE);
   }, 120_000);
 
