@@ -133,6 +133,13 @@ describe.each(backends())('sign-in hardening on %s', (kind) => {
       expect(await sessionCount()).toBe(1);
     });
 
+    it('signs out only once the session is ended: an end that fails is an error, never a success', async () => {
+      await open();
+      const accounts = createAccounts({ db: database().db, config: testApiConfig(), now: () => clock.now });
+      vi.spyOn(accounts.sessions, 'end').mockRejectedValueOnce(new Error('the database went away'));
+      await expect(accounts.signOut('a-token')).rejects.toThrow('the database went away');
+    });
+
     it("gives a session's user as stored, with nothing of the session mixed in", async () => {
       const api = await open();
       const token = (await api.signIn()).split('=')[1];
