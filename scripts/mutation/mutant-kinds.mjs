@@ -50,7 +50,7 @@ export const RESULTS = KINDS_RESULTS;
 export const PENDING = {
   api:
     'begun on 2026-11-28 (20 of 192 mutants, api/accounts.ts to api/database/demoData.ts): a mutant that lives ' +
-    "runs every tier, tests/api/ alone 197 s without a mutant, about four hours in all on 2 cores; the run " +
+    'runs every tier, tests/api/ alone 197 s without a mutant, about four hours in all on 2 cores; the run ' +
     'resumes where it stopped with `--files api/` on a quiet machine',
 };
 
