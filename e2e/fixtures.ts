@@ -261,3 +261,53 @@ export async function inputSettled(page: Page): Promise<void> {
       }),
   );
 }
+
+/** What `trackFetches` keeps on the page's window. */
+interface FetchCount {
+  __fetchesInFlight: number;
+}
+
+/**
+ * Counts the page's fetches as its scripts see them, from the next document on: a fetch is in flight until it
+ * has failed, or answered and had its body read. `waitForFetches` waits for none. A paused page clock that
+ * jumps while a request's body is still being read fires the request's timeout (src/platform/signals.ts):
+ * the session check then fails with a toast of its own. (Waiting for the response is not enough: it comes
+ * before the body, and a busy machine reads the body later.)
+ */
+export async function trackFetches(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const count = window as unknown as FetchCount;
+    count.__fetchesInFlight = 0;
+    const counted = <T>(promise: Promise<T>): Promise<T> => {
+      count.__fetchesInFlight += 1;
+      const done = () => {
+        count.__fetchesInFlight -= 1;
+      };
+      // Attached before the caller's own `then`: the count drops and, in the same microtasks, the caller's
+      // body read counts again; a check from another task never sees the gap.
+      promise.then(done, done);
+      return promise;
+    };
+    const fetch = window.fetch;
+    window.fetch = (...args) => counted(fetch(...args));
+    for (const name of ['text', 'json', 'arrayBuffer', 'blob'] as const) {
+      const read = Response.prototype[name] as (this: Response) => Promise<unknown>;
+      Object.defineProperty(Response.prototype, name, {
+        configurable: true,
+        writable: true,
+        value(this: Response) {
+          return counted(read.call(this));
+        },
+      });
+    }
+  });
+}
+
+/** Waits until none of the page's fetches is in flight (`trackFetches` must have been called before it opened). */
+export async function waitForFetches(page: Page): Promise<void> {
+  await expect
+    .poll(() => page.evaluate(() => (window as unknown as FetchCount).__fetchesInFlight), {
+      message: 'fetches in flight',
+    })
+    .toBe(0);
+}
