@@ -311,3 +311,20 @@ export async function waitForFetches(page: Page): Promise<void> {
     })
     .toBe(0);
 }
+
+/**
+ * Opens a page on Playwright's clock, installed at `start`, and once the app has started (its session check
+ * answered and read), jumps to `pauseAt` and holds the clock there: time moves only when the test says so.
+ */
+export async function openWithPausedClock(
+  page: Page,
+  { path, heading, start, pauseAt }: { path: string; heading: string; start: number; pauseAt: number },
+): Promise<void> {
+  await page.clock.install({ time: start });
+  await trackFetches(page);
+  const session = page.waitForResponse((response) => response.url().endsWith('/api/session'));
+  await openPage(page, path, heading);
+  await session;
+  await waitForFetches(page);
+  await page.clock.pauseAt(pauseAt);
+}

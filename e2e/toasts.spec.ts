@@ -4,16 +4,7 @@
  */
 import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
-import {
-  DEMO,
-  expect,
-  header,
-  openPage,
-  signInWithForm,
-  test,
-  trackFetches,
-  waitForFetches,
-} from './fixtures';
+import { DEMO, expect, header, openPage, openWithPausedClock, signInWithForm, test } from './fixtures';
 
 const START = new Date('2030-01-01T09:00:00Z').getTime();
 
@@ -30,18 +21,17 @@ async function settledBox(toast: Locator) {
   return box;
 }
 
-/** Opens the gallery with a paused fake clock: time moves only when a test says so. */
+/**
+ * Opens the gallery with a paused fake clock, past start-up timers (the manifest preload): time moves only when
+ * a test says so. No toast yet: the session check has finished before the jump (see `openWithPausedClock`).
+ */
 async function openGallery(page: Page): Promise<void> {
-  await page.clock.install({ time: START });
-  await trackFetches(page);
-  // The prerendered gallery shows before the session check answers; jumping the clock past its timeout
-  // while it is in flight (its body still unread, on a busy machine) would add a toast of its own.
-  const session = page.waitForResponse((response) => response.url().endsWith('/api/session'));
-  await openPage(page, '/campaign/components/info', 'Component gallery');
-  await session;
-  await waitForFetches(page);
-  // Jump past start-up timers (the manifest preload), then hold the clock still.
-  await page.clock.pauseAt(START + 60_000);
+  await openWithPausedClock(page, {
+    path: '/campaign/components/info',
+    heading: 'Component gallery',
+    start: START,
+    pauseAt: START + 60_000,
+  });
   await expect(toasts(page), 'no toast before the test shows one').toHaveCount(0);
 }
 

@@ -3,7 +3,7 @@
  * has been open, the next opens at once until 300 ms after the last one closed.
  */
 import type { Locator, Page } from '@playwright/test';
-import { expect, header, inputSettled, LANDING_TITLE, openPage, test } from './fixtures';
+import { expect, header, inputSettled, LANDING_TITLE, openWithPausedClock, test } from './fixtures';
 
 const START = new Date('2030-01-01T09:00:00Z').getTime();
 const GALLERY = '/campaign/components/info';
@@ -13,9 +13,7 @@ const TOOLTIP_CHUNK = /\/assets\/TooltipArk-[^/?]+\.js$/;
 const FRAME = 20;
 
 async function openWithClock(page: Page, path: string, heading: string): Promise<void> {
-  await page.clock.install({ time: START });
-  await openPage(page, path, heading);
-  await page.clock.pauseAt(START + 60_000);
+  await openWithPausedClock(page, { path, heading, start: START, pauseAt: START + 60_000 });
 }
 
 function tooltip(page: Page, text: string) {
