@@ -3,6 +3,8 @@
 // not listed here never leaves the server. They describe exactly the types in ../types.ts, the wire
 // contract the browser code imports; the API tests compare real answers with those types field by field.
 
+import { DISPLAY_NAME_INPUT_MAX } from './accounts.ts';
+
 export const errorBody = {
   type: 'object',
   required: ['message'],
@@ -135,5 +137,5 @@ export const profileUpdateBody = {
   required: ['displayName'],
   additionalProperties: false,
   // The real limit (core/limits.ts, once trimmed) is checked after trimming; this bounds the input.
-  properties: { displayName: { type: 'string', maxLength: 1000 } },
+  properties: { displayName: { type: 'string', maxLength: DISPLAY_NAME_INPUT_MAX } },
 } as const;
