@@ -100,6 +100,73 @@ describe.each(backends())('sign-in hardening on %s', (kind) => {
       });
     });
 
+    describe('the upgrade of a weaker hash at sign-in', () => {
+      const STRONGER = { ...OWASP_ARGON2ID, timeCost: 3 };
+      /** u1 (demo@example.com) stored with today's default cost, accounts configured for a higher one. */
+      const upgradingAccounts = async () => {
+        await open();
+        await database()
+          .db.updateTable('users')
+          .set({ passwordHash: await hash('demo-password', OWASP_ARGON2ID) })
+          .where('id', '=', 'u1')
+          .execute();
+        const config = testApiConfig();
+        return createAccounts({
+          db: database().db,
+          config: { ...config, passwords: { ...config.passwords, argon2: STRONGER } },
+          now: () => clock.now,
+        });
+      };
+      const signInDemo = (accounts: ReturnType<typeof createAccounts>) =>
+        accounts.signIn({
+          email: 'demo@example.com',
+          password: 'demo-password',
+          address: '203.0.113.7',
+          previousToken: undefined,
+        });
+
+      afterEach(() => {
+        vi.restoreAllMocks();
+      });
+
+      it('stores it before answering: a write that fails fails the sign-in, and no session starts', async () => {
+        const accounts = await upgradingAccounts();
+        // A hash the column refuses (NOT NULL): the upgrade's write fails.
+        vi.spyOn(Passwords.prototype, 'hash').mockResolvedValueOnce(null as unknown as string);
+        await expect(signInDemo(accounts)).rejects.toThrow();
+        expect(await sessionCount()).toBe(0);
+      });
+
+      it("rewrites only that account's row, even where another row holds the very same hash", async () => {
+        const accounts = await upgradingAccounts();
+        const weak = await storedHash('u1');
+        await database().db.updateTable('users').set({ passwordHash: weak }).where('id', '=', 'u2').execute();
+        await signInDemo(accounts);
+        expect(await storedHash('u1')).toMatch(/^\$argon2id\$v=19\$m=19456,t=3,p=1\$/);
+        expect(await storedHash('u2')).toBe(weak);
+      });
+
+      it('leaves a hash changed while the upgrade was computed as it is: the newer password wins', async () => {
+        const accounts = await upgradingAccounts();
+        const changed = await hash('a newer password', STRONGER);
+        const computeHash = Passwords.prototype.hash;
+        vi.spyOn(Passwords.prototype, 'hash').mockImplementationOnce(async function (
+          this: Passwords,
+          password,
+        ) {
+          // The owner changes the password between the check and the upgrade's write.
+          await database()
+            .db.updateTable('users')
+            .set({ passwordHash: changed })
+            .where('id', '=', 'u1')
+            .execute();
+          return computeHash.call(this, password);
+        });
+        await signInDemo(accounts);
+        expect(await storedHash('u1')).toBe(changed);
+      });
+    });
+
     it('hashes off the event loop: timers keep running while several hashes are computed', async () => {
       const passwords = new Passwords(OWASP_ARGON2ID, 2);
       let ticks = 0;
@@ -365,6 +432,26 @@ describe.each(backends())('sign-in hardening on %s', (kind) => {
       const after = [];
       for (let i = 0; i < 4; i++) after.push((await attempt(api, 'demo@example.com', 'x')).statusCode);
       expect(after).toEqual([401, 401, 401, 429]);
+    });
+
+    it('starts no session when the limits cannot record the success: the sign-in fails with their error', async () => {
+      await open();
+      const accounts = createAccounts({ db: database().db, config: testApiConfig(), now: () => clock.now });
+      const failure = new Error('the limits store went away');
+      const succeeded = vi.spyOn(SignInLimits.prototype, 'succeeded').mockRejectedValueOnce(failure);
+      try {
+        await expect(
+          accounts.signIn({
+            email: 'demo@example.com',
+            password: 'demo-password',
+            address: '203.0.113.7',
+            previousToken: undefined,
+          }),
+        ).rejects.toBe(failure);
+        expect(await sessionCount()).toBe(0);
+      } finally {
+        succeeded.mockRestore();
+      }
     });
 
     it('answers a failure of the limits store with a logged 500, not a 429', async () => {
