@@ -3,11 +3,13 @@
 // sign-in rate limits, and the same-origin and JSON-only rules for state-changing requests.
 import { createHash, randomBytes, scryptSync } from 'node:crypto';
 import { hash } from '@node-rs/argon2';
+import type { LimitFunction } from 'p-limit';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createAccounts } from '../../../api/accounts';
 import { type ApiConfig, testApiConfig } from '../../../api/config';
 import type { SecurityEvent } from '../../../api/logSafe';
 import { OWASP_ARGON2ID, Passwords } from '../../../api/passwords';
+import type { DatabaseLimit } from '../../../api/rateLimits';
 import { SignInLimits, TooManyAttempts } from '../../../api/signInLimits';
 import { type ApiClient, backends, useApi } from '../../support/apiHarness';
 
@@ -165,6 +167,14 @@ describe.each(backends())('sign-in hardening on %s', (kind) => {
         await signInDemo(accounts);
         expect(await storedHash('u1')).toBe(changed);
       });
+    });
+
+    it('answers a refusal for no account only once its decoy verify has finished', async () => {
+      const passwords = new Passwords(OWASP_ARGON2ID, 1);
+      const slots = (passwords as unknown as { limit: LimitFunction }).limit;
+      expect(await passwords.check('a guess', undefined)).toEqual({ ok: false, needsRehash: false });
+      // A verify still running after the answer would make refusals of unknown accounts the quick ones.
+      expect([slots.activeCount, slots.pendingCount]).toEqual([0, 0]);
     });
 
     it('hashes off the event loop: timers keep running while several hashes are computed', async () => {
@@ -452,6 +462,62 @@ describe.each(backends())('sign-in hardening on %s', (kind) => {
       } finally {
         succeeded.mockRestore();
       }
+    });
+
+    describe('each count is written before the attempt goes on', () => {
+      type Limits = Record<'byAddress' | 'byAccount' | 'byAccountAndAddress', DatabaseLimit>;
+      const failure = new Error('the limits store went away');
+      const limitsWith = (sleep: (ms: number) => Promise<void> = async () => {}) =>
+        new SignInLimits(database().db, testApiConfig().signInLimits, sleep);
+      const limitOf = (limits: SignInLimits, name: keyof Limits) => (limits as unknown as Limits)[name];
+
+      afterEach(() => {
+        vi.restoreAllMocks();
+      });
+
+      it('fails an attempt whose count on the account cannot be written', async () => {
+        await open();
+        const limits = limitsWith();
+        vi.spyOn(limitOf(limits, 'byAccount'), 'consume').mockRejectedValueOnce(failure);
+        await expect(limits.take('203.0.113.7', 'demo@example.com')).rejects.toBe(failure);
+      });
+
+      it.each([
+        ['byAddress', 'reward'],
+        ['byAccount', 'reward'],
+        ['byAccountAndAddress', 'delete'],
+      ] as const)('fails a success whose %s count cannot be given back (%s)', async (name, method) => {
+        await open();
+        const limits = limitsWith();
+        vi.spyOn(limitOf(limits, name), method).mockRejectedValueOnce(failure);
+        await expect(limits.succeeded('203.0.113.7', 'demo@example.com')).rejects.toBe(failure);
+      });
+
+      it('waits out the slowdown before the attempt goes on', async () => {
+        await open();
+        let wake: (() => void) | undefined;
+        const waits: number[] = [];
+        const limits = new SignInLimits(
+          database().db,
+          { ...testApiConfig().signInLimits, slowdown: { afterFailures: 0, baseMs: 1000, maxMs: 1000 } },
+          (ms) => {
+            waits.push(ms);
+            return new Promise((resolve) => {
+              wake = resolve;
+            });
+          },
+        );
+        let taken = false;
+        const taking = limits.take('203.0.113.7', 'demo@example.com').then((wait) => {
+          taken = true;
+          return wait;
+        });
+        await vi.waitFor(() => expect(waits).toEqual([1000]));
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        expect(taken).toBe(false);
+        wake?.();
+        await expect(taking).resolves.toBe(1000);
+      });
     });
 
     it('answers a failure of the limits store with a logged 500, not a 429', async () => {
