@@ -1,6 +1,7 @@
 // @vitest-environment node
 // /api/session (api/routes/session.ts): signing in with a hardened cookie, reading the session and signing out,
 // on PGlite and (when TEST_DATABASE_URL is set) PostgreSQL. Sign-in's hardening is tests/api/accounts/.
+import { sql } from 'kysely';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { type ApiClient, backends, useApi } from '../support/apiHarness';
 
@@ -63,6 +64,21 @@ describe.each(backends())('the session routes on %s', (kind) => {
       expect((await api.request({ url: '/api/session', cookie })).json()).toEqual({ user: null });
       expect(await database().db.selectFrom('sessions').selectAll().execute()).toEqual([]);
       expect((await api.request({ method: 'DELETE', url: '/api/session' })).statusCode).toBe(204);
+    });
+
+    it('answers a sign-out whose session cannot be ended with an error, never a 204 that clears the cookie', async () => {
+      const cookie = await api.signIn();
+      const db = database().db;
+      // Another table's row refers to the session: deleting it fails.
+      await sql`create table pinned_sessions (key text references sessions (id_hash))`.execute(db);
+      try {
+        await sql`insert into pinned_sessions (key) select id_hash from sessions`.execute(db);
+        const res = await api.request({ method: 'DELETE', url: '/api/session', cookie });
+        expect(res.statusCode).toBe(500);
+        expect(res.headers['set-cookie']).toBeUndefined();
+      } finally {
+        await sql`drop table pinned_sessions`.execute(db);
+      }
     });
 
     it('ignores forged session ids', async () => {

@@ -2,6 +2,7 @@
 // The edges of the report routes (api/routes/reports.ts) that tests/api/reports/routes.test.ts leaves open: the
 // wait a flooding address is told, the read token's scheme, the listing's query refused when malformed, and one
 // report picked out of several by its id.
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { testApiConfig } from '../../../api/config';
 import type { ReportsConfig } from '../../../api/reports';
@@ -17,7 +18,7 @@ const report = (buildId: string) =>
   sampleReport({ buildId, route: { name: 'index', path: '/' }, state: 'settled', events: [] });
 
 describe('report routes, their edges', () => {
-  const { clock, open: openApi } = useApi('pglite', { startAt: Date.UTC(2026, 0, 1) });
+  const { clock, database, open: openApi } = useApi('pglite', { startAt: Date.UTC(2026, 0, 1) });
   const open = (reports: Partial<ReportsConfig> = {}) =>
     openApi({ config: { reports: { ...testApiConfig().reports, readToken: TOKEN, ...reports } } });
   const post = (api: ApiClient, body: ReportBody) =>
@@ -51,6 +52,19 @@ describe('report routes, their edges', () => {
     expect(res.statusCode).toBe(200);
     const { reports } = res.json() as { reports: StoredReport[] };
     expect(reports.map((stored) => [stored.id, stored.buildId])).toEqual([[ids[1], build(2)]]);
+  });
+
+  it('answers a wrong token whose guess cannot be counted with an error, not a 401 that counted nothing', async () => {
+    const api = await open();
+    const db = database().db;
+    await sql`alter table rate_limits add constraint refuse_token_counts check (key not like 'token:%')`.execute(
+      db,
+    );
+    try {
+      expect((await list(api, '', 'Bearer a-wrong-token-of-thirty-two-chars')).statusCode).toBe(500);
+    } finally {
+      await sql`alter table rate_limits drop constraint refuse_token_counts`.execute(db);
+    }
   });
 
   it('wants the token after the Bearer scheme, not before it', async () => {
