@@ -1,7 +1,7 @@
 /**
  * Back and forward: they show the right page, run the guards again, and step out of error pages; and, as a
  * visitor on a phone compares them with any other site (issue 33), they return to where the visitor was, show a
- * page left a moment ago at once, honour #fragments, and cross-fade unless motion is reduced.
+ * page left a moment ago at once, honour #fragments, and draw a new page without a cross-fade.
  */
 import type { Locator, Page } from '@playwright/test';
 import {
@@ -428,28 +428,19 @@ test.describe('view transitions', () => {
   const transitions = (page: Page) =>
     page.evaluate(() => (window as unknown as { __transitions: number }).__transitions);
 
-  test('a new page cross-fades in; the first page and a step back or forward do not', async ({ page }) => {
+  // No cross-fade: a view transition holds the page being left on screen for a frame to capture it, and at 4x CPU
+  // it doubled the time from a click to the new page painted (docs/navigation.md).
+  test('a new page replaces the old one at once: no view transition for a link, a step back or forward', async ({
+    page,
+  }) => {
     await countTransitions(page);
     await openPage(page, '/', LANDING_TITLE);
-    expect(await transitions(page)).toBe(0);
     await featuredLink(page, CAMPAIGNS.maple.title).click();
     await expectPage(page, { url: `/campaign/${CAMPAIGNS.maple.id}`, heading: CAMPAIGNS.maple.title });
-    expect(await transitions(page)).toBe(1);
     await page.goBack();
     await expectPage(page, { url: '/', heading: LANDING_TITLE });
     await page.goForward();
     await expectPage(page, { url: `/campaign/${CAMPAIGNS.maple.id}`, heading: CAMPAIGNS.maple.title });
-    expect(await transitions(page)).toBe(1);
-  });
-
-  test('none with prefers-reduced-motion: reduce', async ({ page }) => {
-    await countTransitions(page);
-    await page.emulateMedia({ reducedMotion: 'reduce' });
-    await openPage(page, '/', LANDING_TITLE);
-    await featuredLink(page, CAMPAIGNS.maple.title).click();
-    await expectPage(page, { url: `/campaign/${CAMPAIGNS.maple.id}`, heading: CAMPAIGNS.maple.title });
-    await page.goBack();
-    await expectPage(page, { url: '/', heading: LANDING_TITLE });
     expect(await transitions(page)).toBe(0);
   });
 });

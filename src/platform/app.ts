@@ -24,7 +24,6 @@ import { createScrollMemory, isReturningDocument } from './scroll';
 import { browserSessionMachine } from './session';
 import { toast } from './toast';
 import { createBrowserToaster } from './toaster';
-import { noteHistoryStep } from './viewTransition';
 
 /** What the app needs from the page registry; main.tsx passes it in, as platform code imports no pages. */
 export interface PageRegistry {
@@ -46,7 +45,7 @@ export function createBrowserApp(history: BrowserHistory, { loadPage, revalidate
       session: browserSessionMachine,
       toaster: createBrowserToaster(config.toast),
       colorMode: createBrowserColorMode(config.colorMode),
-      listenToHistory: listenToHistory(history, scroll, noteHistoryStep),
+      listenToHistory: listenToHistory(history, scroll),
       watchPage,
       loadPage,
       revalidatePage,

@@ -37,14 +37,9 @@ const noScrollMemory: ScrollMemory = { leave: () => {}, positionOf: () => null, 
  * replacements also reach `listen`, but the machine made them, so only POP is news. A step is told at once,
  * after whatever an earlier input deferred (tasks.ts): a page the app kept in memory then comes up in the next
  * frame, as the address bar changes. The window's position on the entry being left is remembered first (the
- * browser does not scroll on its own while the app restores scrolling: `scroll.takeOver`), and `onStep` hears of
- * the entry stepped to before the machine does.
+ * browser does not scroll on its own while the app restores scrolling: `scroll.takeOver`).
  */
-export function listenToHistory(
-  history: BrowserHistory,
-  scroll: ScrollMemory = noScrollMemory,
-  onStep: (key: string) => void = () => {},
-) {
+export function listenToHistory(history: BrowserHistory, scroll: ScrollMemory = noScrollMemory) {
   return fromCallback<AppEvent, { reportStart: boolean }>(({ sendBack, input }) => {
     const release = scroll.takeOver(() => history.location.key);
     const first = arrive(history, history.location);
@@ -58,7 +53,6 @@ export function listenToHistory(
       scroll.leave(shown);
       const to = arrive(history, location);
       shown = history.location.key;
-      onStep(shown);
       atOnce(() => sendBack({ type: 'nav.popped', to }));
     });
     return () => {

@@ -41,7 +41,6 @@ import {
 } from '../../machines/toast/toaster.view';
 import { pageRendered } from '../platform/arrival';
 import type { ManifestSource } from '../platform/prefetch';
-import { isPageChange, startPageTransition } from '../platform/viewTransition';
 
 /** The root actor, provided once by `src/main.tsx` with the browser's implementations. */
 export const AppActor = createActorContext(appMachine);
@@ -76,21 +75,16 @@ const CommittedView = createContext<AppView | null>(null);
  * between, and the new page came up two to three times later, over twice the frames). Inputs send their events
  * after the frame they asked for (`afterInput`, src/platform/tasks.ts), so none of this is part of their task.
  * The machine stays the one source; this is only when React draws it. Page arrival (focus, scroll,
- * announcement) waits for that drawing: `pageRendered` runs it once the latest view is in the DOM. A page change
- * is drawn inside a view transition where one is due (src/platform/viewTransition.ts): the browser calls back
- * after capturing the old page, and the latest view is drawn then, at once (`flushSync`), for it to capture.
+ * announcement) waits for that drawing: `pageRendered` runs it once the latest view is in the DOM. A new page
+ * replaces the old one in one frame, without a cross-fade (docs/navigation.md: a view transition first holds the
+ * old page on screen for a frame to capture it, and at 4x CPU doubled the time to the new page's paint).
  */
 export function AppViewMirror({ children }: { readonly children: ReactNode }) {
   const actor = AppActor.useActorRef();
   const [view, setView] = useState(() => appView(actor.getSnapshot()));
   const latest = useRef(view);
   const rendering = useRef(false);
-  const transitioning = useRef(false);
   useEffect(() => {
-    const drawInTransition = () => {
-      transitioning.current = false;
-      flushSync(() => setView(latest.current));
-    };
     const update = (snapshot: AppSnapshot) => {
       const next = appView(snapshot);
       // Nothing new to draw: an arrival need not wait for a render that will not come.
@@ -101,10 +95,6 @@ export function AppViewMirror({ children }: { readonly children: ReactNode }) {
       const previous = latest.current;
       latest.current = next;
       rendering.current = true;
-      // A transition on its way draws whatever is latest when the browser calls back.
-      if (transitioning.current) return;
-      transitioning.current = isPageChange(previous, next) && startPageTransition(drawInTransition);
-      if (transitioning.current) return;
       // A new page is drawn in the task that committed it: rendered in a task of its own, it left the browser
       // a frame of the old page in between (a prefetched campaign at 4x CPU: that frame and the gap were about
       // a fifth of the time from the click to the new page on screen). Only a new page: the busy flag that

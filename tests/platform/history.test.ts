@@ -181,34 +181,6 @@ describe('history adapter and scroll positions', () => {
     return createActor(parent).start();
   }
 
-  it('tells of the entry a step reaches before the machine hears of it, and of no push', async () => {
-    const memory = createMemoryHistory({ initialEntries: ['/', '/campaign/1'], initialIndex: 1 });
-    const history = memory as unknown as BrowserHistory;
-    // Each key told, with how many steps the machine had heard of by then.
-    const told: [string, number][] = [];
-    const parent = setup({
-      types: { context: {} as { heard: string[] }, events: {} as AppEvent },
-      actors: {
-        listenToHistory: listenToHistory(history, undefined, (key) =>
-          told.push([key, actor.getSnapshot().context.heard.length]),
-        ),
-      },
-    }).createMachine({
-      context: { heard: [] },
-      invoke: { src: 'listenToHistory', input: { reportStart: false } },
-      on: {
-        'nav.popped': { actions: assign({ heard: ({ context, event }) => [...context.heard, event.to] }) },
-      },
-    });
-    const actor = createActor(parent).start();
-    updateAddressBar(history, { type: 'push', to: '/home' });
-    expect(told).toEqual([]);
-    memory.back();
-    await vi.waitFor(() => expect(actor.getSnapshot().context.heard).toEqual(['/campaign/1']));
-    expect(told).toEqual([[memory.location.key, 0]]);
-    actor.stop();
-  });
-
   it('takes scrolling over while it listens, and remembers where the window was on the entry a step leaves', () => {
     const memory = createMemoryHistory({ initialEntries: ['/', '/campaign/1'], initialIndex: 1 });
     const history = memory as unknown as BrowserHistory;
