@@ -9,6 +9,7 @@ import { pageChunks } from './build/pageChunks.ts';
 import { prerenderPages } from './build/prerenderPages.ts';
 import { scriptPriority } from './build/scriptPriority.ts';
 import { spaFallbackForMalformedPaths } from './build/spaFallback.ts';
+import { startChunks } from './build/startChunks.ts';
 import { staticStyles } from './build/staticStyles.ts';
 
 const port = Number(process.env.PORT) || 4173;
@@ -29,6 +30,7 @@ export default defineConfig({
     bundledIcons(),
     apiPreload(),
     staticStyles(),
+    startChunks(),
     scriptPriority(),
   ],
   server: { port: Number(process.env.PORT) || 5173 },

@@ -264,6 +264,20 @@ test.describe('start-up failures', () => {
     // The mount error is rethrown on purpose, so error monitoring still sees it.
     test.use({ allowPageErrors: true });
 
+    // The entry imports the app in parts (src/main.tsx); each is a chunk of its own, and any can fail to load.
+    for (const part of ['client', 'app', 'start'])
+      test(`a start part (${part}-*.js) failing to load shows the static notice`, async ({ page }) => {
+        await page.route(new RegExp(`/assets/${part}-[\\w-]+\\.js$`), (route) => route.abort());
+        const logged = page.waitForEvent('console', (message) =>
+          message.text().includes('Error while mounting app:'),
+        );
+        await page.goto('/');
+        await logged;
+        const notice = page.getByRole('alert');
+        await expect(notice).toBeVisible();
+        await expect(notice.getByRole('heading', { level: 1 })).toHaveText('campaign-web could not start');
+      });
+
     test('a mount failure is logged and shows the static notice', async ({ page }) => {
       await page.route(
         (url) => url.pathname === '/',

@@ -7,7 +7,7 @@ import { AppActor, AppViewMirror } from './ui/appActor';
 type AppLogic = Parameters<typeof AppActor.Provider>[0]['logic'];
 
 /**
- * The whole tree: the app actor and its view. The browser renders or hydrates it (src/main.tsx) and the
+ * The whole tree: the app actor and its view. The browser renders or hydrates it (src/start.tsx) and the
  * build renders it to HTML (src/prerender.tsx), so the markup of both is the same by construction.
  */
 export function Root({

@@ -4,7 +4,7 @@ import type { SwipeDirection, ToastPosition } from '../machines/toast/toaster.ut
 
 /**
  * Every tunable of campaign-web, with the values the product spec gives. Nothing else hard-codes them:
- * machines receive what they need through `input`, and `src/main.tsx` supplies this object.
+ * machines receive what they need through `input`, and `src/start.tsx` supplies this object.
  */
 export interface AppConfig {
   /** Base URL of the product API; `VITE_API_BASE_URL` overrides the same-origin default. */

@@ -1,85 +1,26 @@
 import './index.css';
-import { createBrowserHistory } from 'history';
-import { startTransition } from 'react';
-import { createRoot, hydrateRoot } from 'react-dom/client';
-import type { InspectionEvent, Observer } from 'xstate';
-import { routes } from '../core/routes';
-import type { AppInput } from '../machines/app/app.machine';
-import { bootPage } from '../machines/app/app.utils';
 import { config } from './config';
-import { importPage, loadPage, revalidatePage } from './pages/registry';
-import { appInputFrom, createBrowserApp } from './platform/app';
 import { mountOrReport } from './platform/boot';
 import { startEventLog } from './platform/eventLog';
-import { readInlinePayload } from './platform/payload';
-import { connectPrefetch } from './platform/prefetch';
-import { Root } from './Root';
+import { nextTask } from './platform/tasks';
 
 // First, so that an error anywhere below can be reported: a start-up failure is rethrown by mountOrReport,
 // and reaches the event log as an unhandled rejection.
 const eventLog = startEventLog(config.reports);
 
-/** The event log always; the Stately inspector too when asked for. */
-function inspectors(dev: Observer<InspectionEvent> | undefined): Observer<InspectionEvent> {
-  if (!dev) return eventLog.inspect;
-  return {
-    next: (event) => {
-      eventLog.inspect.next?.(event);
-      dev.next?.(event);
-    },
-  };
-}
-
-async function loadInspector(): Promise<Observer<InspectionEvent> | undefined> {
-  if (!import.meta.env.DEV || !new URLSearchParams(window.location.search).has('inspect')) return undefined;
-  const { createInspector } = await import('./platform/inspector');
-  return createInspector();
-}
-
 /**
- * A prerendered document carries its page's data inline: the app machine then boots on that page, settled,
- * and React hydrates the HTML instead of replacing it. That needs the page's chunk before the first render
- * (the HTML preloads it). Anything amiss (no payload, another build's, a chunk that will not load) and the
- * app starts as an SPA, exactly as on a page that was never prerendered.
+ * The app's code comes in three parts, each evaluated in a task of its own: React; XState with the machines
+ * (built as their modules are evaluated) and the browser's implementations; then the views, which start the app.
+ * Evaluated at once, as one graph, they were the longest task of a phone's first load (457 ms at 4x CPU, after
+ * the prerendered page's first paint: docs/performance.md). The HTML preloads all three parts
+ * (build/startChunks.ts), so splitting them costs no round trip.
  */
-async function prerenderedPage(): Promise<AppInput['initial']> {
-  const payload = readInlinePayload();
-  // The HTML was rendered for the path alone; a page may show what its query says (sign-in's return-to),
-  // so with a query the app renders from scratch rather than hydrate markup that may differ.
-  if (!payload || window.location.search !== '') return undefined;
-  const { pathname, search, hash } = window.location;
-  const initial = { fullPath: `${pathname}${search}${hash}`, data: payload.data };
-  const page = bootPage(initial, routes);
-  if (!page?.route) return undefined;
-  let title: string | undefined;
-  try {
-    title = (await importPage(page.route)).title?.(payload.data);
-  } catch {
-    return undefined;
-  }
-  return { ...initial, title };
-}
-
 void mountOrReport(async () => {
-  const container = document.getElementById('root');
-  if (!container) throw new Error('index.html has no #root element to mount into.');
-  // The inspector is for development only: a production build carries neither it nor the code that joins it.
-  const [devInspect, initial] = await Promise.all([
-    import.meta.env.DEV ? loadInspector() : undefined,
-    prerenderedPage(),
-  ]);
-  const inspect = import.meta.env.DEV ? inspectors(devInspect) : eventLog.inspect;
-  if (initial) eventLog.log.boot = { path: initial.fullPath, title: null };
-  const logic = createBrowserApp(createBrowserHistory(), { loadPage, revalidatePage });
-  connectPrefetch(importPage);
-  const input: AppInput = { ...appInputFrom(config), ...(initial ? { initial } : {}) };
-  const root = <Root logic={logic} input={input} inspect={inspect} />;
-  // As a transition, hydration yields to the browser every few milliseconds instead of holding the main thread
-  // for the whole tree (the HTML is on screen and readable meanwhile; an event on a part not hydrated yet
-  // makes React hydrate that part first).
-  if (initial) {
-    startTransition(() => {
-      hydrateRoot(container, root);
-    });
-  } else createRoot(container).render(root);
+  await import('react-dom/client');
+  await nextTask();
+  await import('./platform/app');
+  await nextTask();
+  const { start } = await import('./start');
+  await nextTask();
+  await start(eventLog);
 });

@@ -14,6 +14,7 @@
 import { execSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
+import { startKeys } from '../../build/startChunks.ts';
 
 if (!existsSync('dist/.vite/manifest.json') || !existsSync('dist-server/main.mjs'))
   execSync('npm run build', { stdio: 'inherit' });
@@ -40,11 +41,10 @@ function closure(key, seen = new Set()) {
   return seen;
 }
 
-const entryKey = Object.keys(manifest).find((key) => manifest[key].isEntry);
 const indexPageKey = Object.keys(manifest).find((key) => key.endsWith('src/pages/index.tsx'));
 const groups = [
-  ['entry + static imports (blocks first render)', closure(entryKey)],
-  ['plus the `/` page chunk (first page on screen)', closure(indexPageKey, closure(entryKey))],
+  ['entry + static imports + start parts (the app)', startKeys(manifest)],
+  ['plus the `/` page chunk (first page on screen)', closure(indexPageKey, startKeys(manifest))],
 ];
 console.log('\n== Initial load of / ==');
 for (const [label, keys] of groups) {

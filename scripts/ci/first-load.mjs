@@ -1,9 +1,11 @@
 // What each route's first load downloads before its page can show, read from Vite's build manifest: the
-// entry with everything it imports statically, plus the route's page chunk with its static imports. Shared by
+// entry with everything it imports statically, the parts of the app it imports at start (build/startChunks.ts),
+// plus the route's page chunk with its static imports. Shared by
 // the size-budget test (scripts/ci/size-budget.test.mjs) and `npm run bench`.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { startKeys } from '../../build/startChunks.ts';
 
 /** The page module of each route, as src/pages/registry.ts imports it. */
 export const routePages = {
@@ -48,12 +50,11 @@ export function sumSizes(list) {
 /** The JS and CSS files of each route's first load, with their summed sizes. */
 export function firstLoads(dist = 'dist') {
   const manifest = readManifest(dist);
-  const entryKey = Object.keys(manifest).find((key) => manifest[key].isEntry);
-  if (!entryKey) throw new Error(`${dist}/.vite/manifest.json has no entry chunk.`);
+  const started = startKeys(manifest);
   const result = {};
   for (const [route, page] of Object.entries(routePages)) {
     if (!manifest[page]) throw new Error(`The build has no chunk for ${page} (route ${route}).`);
-    const keys = closure(manifest, page, closure(manifest, entryKey));
+    const keys = closure(manifest, page, new Set(started));
     const js = [...new Set([...keys].map((key) => manifest[key].file))].filter((file) =>
       file.endsWith('.js'),
     );

@@ -32,9 +32,13 @@ const LIMITS = {
    * tabindex: 111 bytes on `/` and 109 on the gallery, two builds side by side (113,233 before, 113,344 after).
    * Raised to 116.0 when issues 32 to 35 met on main: 115,908 bytes, 0.3 kB over the sum of the branches' own
    * figures, each measured from its own start: `/` checking its featured campaigns again (32) and the start
-   * after the first paint (35) share the code each of the others grew.
+   * after the first paint (35) share the code each of the others grew. Raised to 118.7 when the app's start was
+   * split into three parts evaluated one task each (issue 35's blocking time: src/main.tsx): the same code in 13
+   * files instead of 5 (the modules the start part shares with the pages' chunks now sit in small chunks of
+   * their own, each with its imports and exports and its own compression): 115,633 -> 118,639 bytes, the same
+   * commit built with and without the split.
    */
-  indexJsGzip: 116_000,
+  indexJsGzip: 118_700,
   /**
    * The same for every other route. Raised from 116.0 for what must start with the app actor: recording its
    * events for replayable error reports (src/platform/eventLog.ts, about 0.45 kB gzip; the reporter, the
@@ -47,9 +51,10 @@ const LIMITS = {
    * larger than the one the limit was set from. Raised to 119.3 for Back and Forward (issue 33), as `/` above:
    * the gallery (the largest) measured 116,994 -> 119,227 bytes, 43 of them its new link to a #fragment. Raised
    * by 0.1 kB with `/`'s for views and commands (issue 34, above): 116,992 to 117,101 before Back and Forward.
-   * Raised to 119.8 with `/`'s when issues 32 to 35 met on main (above): the gallery measured 119,709.
+   * Raised to 119.8 with `/`'s when issues 32 to 35 met on main (above): the gallery measured 119,709. Raised to
+   * 122.6 with `/`'s for the start in three parts (above): the gallery 119,434 -> 122,523.
    */
-  routeJsGzip: 119_800,
+  routeJsGzip: 122_600,
   /** CSS of any route's first load. */
   cssGzip: 8_000,
   /** Smaller chunks cost a request (and a modulepreload) for next to nothing: fold them into an importer. */

@@ -63,7 +63,7 @@ const PREFETCH_FAILURE_MS = 10_000;
 const claimed = new WeakSet<Promise<AnyPage>>();
 
 /**
- * A route's page module, loaded once; also what prefetching warms (main.tsx hands it to src/platform/prefetch.ts).
+ * A route's page module, loaded once; also what prefetching warms (src/start.tsx hands it to src/platform/prefetch.ts).
  * Callers while it is on its way share one import. A failure is not kept, except that a prefetch's failure counts
  * as the next navigation's first attempt: a click right after a hover then makes one request, and the chunk
  * recovery (a build check, then one retry) runs as it would have without the prefetch.

@@ -25,7 +25,7 @@ import { browserSessionMachine } from './session';
 import { toast } from './toast';
 import { createBrowserToaster } from './toaster';
 
-/** What the app needs from the page registry; main.tsx passes it in, as platform code imports no pages. */
+/** What the app needs from the page registry; src/start.tsx passes it in, as platform code imports no pages. */
 export interface PageRegistry {
   readonly loadPage: AppPageLoader;
   readonly revalidatePage: AppPageRevalidator;

@@ -101,3 +101,6 @@ export function startEventLog(config: ReportsConfig, target: Window = window) {
   };
   return { inspect, log };
 }
+
+/** The running event log: its inspector for the app actor, and what it has recorded. */
+export type EventLog = ReturnType<typeof startEventLog>;

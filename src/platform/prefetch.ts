@@ -173,7 +173,7 @@ export type PageImporter = (
 
 let importPage: PageImporter | undefined;
 
-/** The page registry's importer (src/pages/registry.ts), handed in by main.tsx: nothing is prefetched before. */
+/** The page registry's importer (src/pages/registry.ts), handed in by src/start.tsx: nothing is prefetched before. */
 export function connectPrefetch(importer: PageImporter): void {
   importPage = importer;
 }

@@ -60,3 +60,24 @@ export const afterPaint = (task: () => void): void =>
       requestAnimationFrame(() => scheduler.postTask(run, { priority: 'user-visible' }));
     scheduler.postTask(run, { priority: 'background', delay: FRAME_WAIT_MS });
   });
+
+interface Yielding {
+  yield?(): Promise<void>;
+}
+
+/**
+ * Resolves in a task after this one, the browser free to paint and handle input in between: start-up work split
+ * so (src/main.tsx) is several shorter tasks instead of one long one. `scheduler.yield()` where the browser has
+ * it (its continuation goes before other tasks), else a `scheduler.postTask`; neither is held back by a paused
+ * page clock (Playwright's `page.clock`). A timer only where neither exists.
+ */
+export function nextTask(): Promise<void> {
+  const scheduler = (globalThis as { scheduler?: TaskScheduler & Yielding }).scheduler;
+  if (scheduler?.yield) return scheduler.yield();
+  const { postTask } = scheduler ?? {};
+  if (postTask)
+    return new Promise((resolve) => {
+      postTask.call(scheduler, resolve, { priority: 'user-visible' });
+    });
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}

@@ -42,7 +42,7 @@ import {
 import { pageRendered } from '../platform/arrival';
 import type { ManifestSource } from '../platform/prefetch';
 
-/** The root actor, provided once by `src/main.tsx` with the browser's implementations. */
+/** The root actor, provided once by `src/start.tsx` with the browser's implementations. */
 export const AppActor = createActorContext(appMachine);
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

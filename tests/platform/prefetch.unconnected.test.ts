@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-// prefetchPath before main.tsx has connected the page registry: a file of its own, since connecting is for the
+// prefetchPath before src/start.tsx has connected the page registry: a file of its own, since connecting is for the
 // document's life and tests/platform/prefetch.test.ts connects at once.
 import { expect, it, vi } from 'vitest';
 import { pageDataCache, prefetchPath } from '../../src/platform/prefetch';

@@ -158,3 +158,53 @@ describe('deferred tasks', () => {
     expect(task).toHaveBeenCalledTimes(2);
   });
 });
+
+describe('nextTask', () => {
+  /** Whether `promise` has settled once the microtasks queued so far have run. */
+  async function settledNow(promise: Promise<unknown>): Promise<boolean> {
+    let settled = false;
+    void promise.then(() => {
+      settled = true;
+    });
+    for (let i = 0; i < 10; i += 1) await Promise.resolve();
+    return settled;
+  }
+
+  it('resolves with scheduler.yield() where the browser has it, and posts nothing', async () => {
+    let release = () => {};
+    const postTask = vi.fn();
+    const yieldFn = vi.fn(() => new Promise<void>((resolve) => (release = resolve)));
+    vi.stubGlobal('scheduler', { yield: yieldFn, postTask });
+    const { nextTask } = await import('../../src/platform/tasks');
+    const next = nextTask();
+    expect(yieldFn).toHaveBeenCalledTimes(1);
+    expect(postTask).not.toHaveBeenCalled();
+    expect(await settledNow(next)).toBe(false);
+    release();
+    expect(await settledNow(next)).toBe(true);
+  });
+
+  it('else resolves in a user-visible task posted with scheduler.postTask, not before it runs', async () => {
+    const posted = holdPostedTasks();
+    const { nextTask } = await import('../../src/platform/tasks');
+    const next = nextTask();
+    expect(posted.map(({ priority }) => priority)).toEqual(['user-visible']);
+    expect(await settledNow(next)).toBe(false);
+    posted[0]?.task();
+    expect(await settledNow(next)).toBe(true);
+  });
+
+  it('else resolves after a timer (no scheduler at all)', async () => {
+    vi.useFakeTimers();
+    try {
+      vi.stubGlobal('scheduler', undefined);
+      const { nextTask } = await import('../../src/platform/tasks');
+      const next = nextTask();
+      expect(await settledNow(next)).toBe(false);
+      await vi.advanceTimersByTimeAsync(0);
+      expect(await settledNow(next)).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
