@@ -1,31 +1,20 @@
 import { StrictMode } from 'react';
-import type { InspectionEvent, Observer } from 'xstate';
-import type { AppInput } from '../machines/app/app.machine';
 import { App } from './App';
-import { AppActor, AppViewMirror } from './ui/appActor';
-
-type AppLogic = Parameters<typeof AppActor.Provider>[0]['logic'];
+import { AppActorProvider, type AppActorRef, AppViewMirror } from './ui/appActor';
 
 /**
  * The whole tree: the app actor and its view. The browser renders or hydrates it (src/start.tsx) and the
- * build renders it to HTML (src/prerender.tsx), so the markup of both is the same by construction.
+ * build renders it to HTML (src/prerender.tsx), each with an actor of its own making, so the markup of both is
+ * the same by construction.
  */
-export function Root({
-  logic,
-  input,
-  inspect,
-}: {
-  readonly logic: AppLogic;
-  readonly input: AppInput;
-  readonly inspect?: Observer<InspectionEvent> | undefined;
-}) {
+export function Root({ actor }: { readonly actor: AppActorRef }) {
   return (
     <StrictMode>
-      <AppActor.Provider logic={logic} options={{ input, ...(inspect ? { inspect } : {}) }}>
+      <AppActorProvider actor={actor}>
         <AppViewMirror>
           <App />
         </AppViewMirror>
-      </AppActor.Provider>
+      </AppActorProvider>
     </StrictMode>
   );
 }

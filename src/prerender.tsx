@@ -84,14 +84,16 @@ export const renderPage: PageRenderer['renderPage'] = async (
   const input = { ...appInputFrom(config), buildId, initial };
   // The failure template of a form page is the same page with the server's form state (placeholders) in it.
   provideFormState(formState ?? null);
+  // An actor that is created but never started: its first snapshot is what the browser's shows on this page.
+  const actor = createActor(buildTimeApp, { input });
   let html: string;
   try {
-    html = renderToString(<Root logic={buildTimeApp} input={input} />);
+    html = renderToString(<Root actor={actor} />);
   } finally {
     provideFormState(undefined);
   }
-  // The machine's own answer, as the browser shows it: an actor that is created but never started.
-  const title = appView(createActor(buildTimeApp, { input }).getSnapshot()).documentTitle;
+  // The machine's own answer, as the browser shows it.
+  const title = appView(actor.getSnapshot()).documentTitle;
   const image = definition.image?.(data);
   return {
     html,

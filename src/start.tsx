@@ -1,7 +1,7 @@
 import { createBrowserHistory } from 'history';
 import { startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
-import type { InspectionEvent, Observer } from 'xstate';
+import { createActor, type InspectionEvent, type Observer } from 'xstate';
 import { routes } from '../core/routes';
 import type { AppInput } from '../machines/app/app.machine';
 import { bootPage } from '../machines/app/app.utils';
@@ -11,6 +11,7 @@ import { appInputFrom, createBrowserApp } from './platform/app';
 import type { EventLog } from './platform/eventLog';
 import { readInlinePayload } from './platform/payload';
 import { connectPrefetch } from './platform/prefetch';
+import { nextTask } from './platform/tasks';
 import { Root } from './Root';
 
 /** The event log always; the Stately inspector too when asked for. */
@@ -74,7 +75,12 @@ export async function start(eventLog: EventLog): Promise<void> {
   const logic = createBrowserApp(createBrowserHistory(), { loadPage, revalidatePage });
   connectPrefetch(importPage);
   const input: AppInput = { ...appInputFrom(config), ...(initial ? { initial } : {}) };
-  const root = <Root logic={logic} input={input} inspect={inspect} />;
+  // The actor's first snapshot (its children's too) in a task of its own, before React's: together they were
+  // hydration's longest task. React starts it once the tree is on the page (AppActorProvider).
+  await nextTask();
+  const actor = createActor(logic, { input, inspect });
+  await nextTask();
+  const root = <Root actor={actor} />;
   // As a transition, hydration yields to the browser every few milliseconds instead of holding the main thread
   // for the whole tree (the HTML is on screen and readable meanwhile; an event on a part not hydrated yet
   // makes React hydrate that part first).

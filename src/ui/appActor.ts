@@ -1,4 +1,4 @@
-import { createActorContext, useSelector } from '@xstate/react';
+import { useSelector } from '@xstate/react';
 import {
   createContext,
   createElement,
@@ -11,8 +11,8 @@ import {
   useState,
 } from 'react';
 import { flushSync } from 'react-dom';
-import type { AppEvent } from '../../machines/app/app.machine';
-import { appMachine } from '../../machines/app/app.machine';
+import type { Actor } from 'xstate';
+import type { AppEvent, appMachine } from '../../machines/app/app.machine';
 import {
   type AppCommands,
   type AppSnapshot,
@@ -42,8 +42,43 @@ import {
 import { pageRendered } from '../platform/arrival';
 import type { ManifestSource } from '../platform/prefetch';
 
-/** The root actor, provided once by `src/start.tsx` with the browser's implementations. */
-export const AppActor = createActorContext(appMachine);
+/** The app's root actor, as `createActor(appMachine provided with the browser's implementations)` makes it. */
+export type AppActorRef = Actor<typeof appMachine>;
+
+const ActorContext = createContext<AppActorRef | null>(null);
+
+/**
+ * Provides the app actor, made before React renders (src/start.tsx creates it in a task of its own: computing
+ * its first snapshot, its children's too, was most of hydration's longest task) and started once React has put
+ * the tree on the page, after every view below has subscribed. Never stopped by React: it lives as long as the
+ * page does, so StrictMode's second run of the effect (development) finds it running, and `start()` on a
+ * running actor does nothing. The build's prerenderer renders it with an actor it never starts.
+ */
+export function AppActorProvider({
+  actor,
+  children,
+}: {
+  readonly actor: AppActorRef;
+  readonly children: ReactNode;
+}) {
+  useEffect(() => {
+    actor.start();
+  }, [actor]);
+  // React 19: a context renders as its own provider.
+  return createElement(ActorContext, { value: actor }, children);
+}
+
+/** The app actor and a selector over it, for this module's hooks (components use the view hooks below). */
+export const AppActor = {
+  useActorRef(): AppActorRef {
+    const actor = useContext(ActorContext);
+    if (!actor) throw new Error('An app hook was used outside <AppActorProvider> (src/Root.tsx).');
+    return actor;
+  },
+  useSelector<T>(selector: (snapshot: AppSnapshot) => T, compare?: (a: T, b: T) => boolean): T {
+    return useSelector(AppActor.useActorRef(), selector, compare);
+  },
+};
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype;
@@ -131,7 +166,7 @@ export function useAppCommands(): AppCommands {
 }
 
 /** The app actor as the manifest source uses it. */
-interface AppActorRef {
+interface ManifestActor {
   getSnapshot(): AppSnapshot;
   subscribe(listener: (snapshot: AppSnapshot) => void): { unsubscribe(): void };
   send(event: AppEvent): void;
@@ -141,7 +176,7 @@ interface AppActorRef {
  * The build manifest as link prefetching waits for it (src/platform/prefetch.ts): the app machine's prefetch
  * view, once the manifest has loaded or failed; waiting with `now` asks for it at once (`needManifest`).
  */
-export function manifestSourceOf(actor: AppActorRef): ManifestSource {
+export function manifestSourceOf(actor: ManifestActor): ManifestSource {
   const { needManifest } = appCommands((event) => actor.send(event));
   return {
     settled: () => prefetchView(actor.getSnapshot()) ?? undefined,
