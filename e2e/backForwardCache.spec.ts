@@ -34,16 +34,35 @@ async function tabOf(page: Page) {
   await cdp.send('Page.enable');
   return {
     notCached,
-    /** Evaluates `expression` in the document the tab shows now (a restored one included). */
+    /**
+     * Evaluates `expression`, which must change nothing, in the document the tab shows now (a restored one
+     * included). A step through history that lands while the question is on its way loses the answer ("Inspected
+     * target navigated or closed"): the question is asked again of the document that followed.
+     */
     async read<T>(expression: string): Promise<T> {
-      const { result, exceptionDetails } = await cdp.send('Runtime.evaluate', {
-        expression,
-        returnByValue: true,
-      });
-      if (exceptionDetails) throw new Error(`${expression}: ${exceptionDetails.text}`);
-      return result.value as T;
+      for (let attempt = 1; ; attempt += 1) {
+        try {
+          return await evaluate<T>(expression);
+        } catch (error) {
+          if (attempt === 5 || !/navigated or closed|context was destroyed/.test(String(error))) throw error;
+          await new Promise((settled) => setTimeout(settled, 100));
+        }
+      }
+    },
+    /** Steps back in a task of its own, so that the evaluation answers before the tab navigates. */
+    async back(): Promise<void> {
+      await evaluate('void setTimeout(() => history.back())');
     },
   };
+
+  async function evaluate<T>(expression: string): Promise<T> {
+    const { result, exceptionDetails } = await cdp.send('Runtime.evaluate', {
+      expression,
+      returnByValue: true,
+    });
+    if (exceptionDetails) throw new Error(`${expression}: ${exceptionDetails.text}`);
+    return result.value as T;
+  }
 }
 
 /** Notes, in the page, whether it was last shown from the back/forward cache (a restored page keeps its globals). */
@@ -80,8 +99,7 @@ test('leaving for another site and coming Back restores the page from the cache,
 
   await page.goto(elsewhere(baseURL));
   await expect(page.getByRole('main').getByRole('heading', { level: 1 })).toHaveText('Component gallery');
-  // In a task of its own: the evaluation answers before the tab navigates (else "target navigated or closed").
-  await tab.read('void setTimeout(() => history.back())');
+  await tab.back();
   await expect.poll(() => tab.read<string>('location.pathname')).toBe('/');
   expect(await tab.read<boolean>('window.__restored'), JSON.stringify(tab.notCached)).toBe(true);
   // Restored as it was left: not loaded again, at the same place.
@@ -121,8 +139,7 @@ test('a page restored from the cache checks the session and the build again: sig
     const { pathname } = new URL(request.url());
     if (pathname === '/api/session' || pathname.endsWith('/latest.json')) asked.push(pathname);
   });
-  // In a task of its own: the evaluation answers before the tab navigates (else "target navigated or closed").
-  await tab.read('void setTimeout(() => history.back())');
+  await tab.back();
   await expect.poll(() => tab.read<string>('location.pathname')).toBe('/');
   expect(await tab.read<boolean>('window.__restored'), JSON.stringify(tab.notCached)).toBe(true);
 
