@@ -37,7 +37,7 @@ import { withPageMeta } from './pageMeta.ts';
 import { startBuildApi, withBuildApi } from './prerenderData.ts';
 import { LOW_PRIORITY } from './scriptPriority.ts';
 import { originFrom } from './siteOrigin.ts';
-import { startKeys } from './startChunks.ts';
+import { startKeys, staticImports } from './startChunks.ts';
 
 type Next = (error?: unknown) => void;
 
@@ -136,15 +136,11 @@ function chunkFiles(manifest: Record<string, ViteManifestChunk>, route: string):
   const file = pageFileOf(route);
   const key = Object.keys(manifest).find((name) => name.endsWith(`src/pages/${file}.tsx`));
   if (!file || !key) return [];
-  const closure = (start: string, seen = new Set<string>()) => {
-    if (seen.has(start)) return seen;
-    seen.add(start);
-    for (const imported of manifest[start]?.imports ?? []) closure(imported, seen);
-    return seen;
-  };
   // What the shell preloads already: the entry's chunks and the start parts' (build/startChunks.ts).
   const loaded = startKeys(manifest);
-  return [...closure(key)].filter((name) => !loaded.has(name)).map((name) => manifest[name]?.file ?? '');
+  return [...staticImports(manifest, key)]
+    .filter((name) => !loaded.has(name))
+    .map((name) => manifest[name]?.file ?? '');
 }
 
 export interface PrerenderOptions {

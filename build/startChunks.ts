@@ -21,11 +21,19 @@ interface ManifestChunk {
   readonly imports?: readonly string[];
 }
 
-/** The manifest keys `key` pulls in statically, itself included. */
-function closure(manifest: Readonly<Record<string, ManifestChunk>>, key: string, seen: Set<string>) {
+/**
+ * `key` and every chunk it imports statically, directly or not, added to `seen` (which it returns). The chunks
+ * are a Vite build manifest's (keys are source paths, `imports` name keys) or a Rollup bundle's (keys and
+ * `imports` are file names): the walk is the same.
+ */
+export function staticImports(
+  chunks: Readonly<Record<string, { readonly imports?: readonly string[] }>>,
+  key: string,
+  seen: Set<string> = new Set(),
+): Set<string> {
   if (seen.has(key)) return seen;
   seen.add(key);
-  for (const imported of manifest[key]?.imports ?? []) closure(manifest, imported, seen);
+  for (const imported of chunks[key]?.imports ?? []) staticImports(chunks, imported, seen);
   return seen;
 }
 
@@ -37,11 +45,11 @@ function closure(manifest: Readonly<Record<string, ManifestChunk>>, key: string,
 export function startKeys(manifest: Readonly<Record<string, ManifestChunk>>): Set<string> {
   const entry = Object.keys(manifest).find((key) => manifest[key]?.isEntry);
   if (!entry) throw new Error('The build manifest has no entry chunk.');
-  const keys = closure(manifest, entry, new Set());
+  const keys = staticImports(manifest, entry);
   for (const module of START_MODULES) {
     if (!manifest[module])
       throw new Error(`The build has no chunk for ${module}, which src/main.tsx imports.`);
-    closure(manifest, module, keys);
+    staticImports(manifest, module, keys);
   }
   return keys;
 }
@@ -59,20 +67,14 @@ export function startPreloads(
   root: string,
   entryFile: string,
 ): string[] {
-  const collect = (file: string, seen: Set<string>): Set<string> => {
-    if (seen.has(file)) return seen;
-    seen.add(file);
-    for (const imported of bundle[file]?.imports ?? []) collect(imported, seen);
-    return seen;
-  };
-  const loaded = collect(entryFile, new Set());
+  const loaded = staticImports(bundle, entryFile);
   const wanted = new Set<string>();
   for (const module of START_MODULES) {
     const chunk = Object.values(bundle).find(
       (item) => item.type === 'chunk' && item.facadeModuleId === `${root}/${module}`,
     );
     if (!chunk) throw new Error(`The build has no chunk for ${module}, which src/main.tsx imports.`);
-    collect(chunk.fileName, wanted);
+    staticImports(bundle, chunk.fileName, wanted);
   }
   return [...wanted].filter((file) => !loaded.has(file));
 }

@@ -14,7 +14,7 @@
 import { execSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
-import { startKeys } from '../../build/startChunks.ts';
+import { startKeys, staticImports } from '../../build/startChunks.ts';
 
 if (!existsSync('dist/.vite/manifest.json') || !existsSync('dist-server/main.mjs'))
   execSync('npm run build', { stdio: 'inherit' });
@@ -33,18 +33,13 @@ const row = (name, s) =>
   `${name.padEnd(52)} ${kB(s.raw).padStart(10)} ${kB(s.gzip).padStart(10)} ${kB(s.brotli).padStart(10)}`;
 const header = `${'file'.padEnd(52)} ${'raw'.padStart(10)} ${'gzip -9'.padStart(10)} ${'brotli'.padStart(10)}`;
 
-/** Files a chunk pulls in statically, itself included. */
-function closure(key, seen = new Set()) {
-  if (seen.has(key)) return seen;
-  seen.add(key);
-  for (const imported of manifest[key]?.imports ?? []) closure(imported, seen);
-  return seen;
-}
-
 const indexPageKey = Object.keys(manifest).find((key) => key.endsWith('src/pages/index.tsx'));
 const groups = [
   ['entry + static imports + start parts (the app)', startKeys(manifest)],
-  ['plus the `/` page chunk (first page on screen)', closure(indexPageKey, startKeys(manifest))],
+  [
+    'plus the `/` page chunk (first page on screen)',
+    staticImports(manifest, indexPageKey, startKeys(manifest)),
+  ],
 ];
 console.log('\n== Initial load of / ==');
 for (const [label, keys] of groups) {

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { startKeys } from '../../build/startChunks.ts';
+import { startKeys, staticImports } from '../../build/startChunks.ts';
 
 /** The page module of each route, as src/pages/registry.ts imports it. */
 export const routePages = {
@@ -19,14 +19,6 @@ export const routePages = {
 
 export function readManifest(dist = 'dist') {
   return JSON.parse(readFileSync(join(dist, '.vite/manifest.json'), 'utf8'));
-}
-
-/** Manifest keys a chunk pulls in statically, itself included. */
-export function closure(manifest, key, seen = new Set()) {
-  if (seen.has(key)) return seen;
-  seen.add(key);
-  for (const imported of manifest[key]?.imports ?? []) closure(manifest, imported, seen);
-  return seen;
 }
 
 /** Raw, gzip (level 6, what the servers use) and brotli (quality 11) bytes of one file. */
@@ -54,7 +46,7 @@ export function firstLoads(dist = 'dist') {
   const result = {};
   for (const [route, page] of Object.entries(routePages)) {
     if (!manifest[page]) throw new Error(`The build has no chunk for ${page} (route ${route}).`);
-    const keys = closure(manifest, page, new Set(started));
+    const keys = staticImports(manifest, page, new Set(started));
     const js = [...new Set([...keys].map((key) => manifest[key].file))].filter((file) =>
       file.endsWith('.js'),
     );

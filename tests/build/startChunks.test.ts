@@ -2,7 +2,7 @@
 // build/startChunks.ts: the app's start parts (src/main.tsx's dynamic imports) are preloaded from the HTML and
 // counted in every first load.
 import { describe, expect, it } from 'vitest';
-import { START_MODULES, startChunks, startKeys, startPreloads } from '../../build/startChunks';
+import { START_MODULES, startChunks, startKeys, startPreloads, staticImports } from '../../build/startChunks';
 
 const [react = '', machines = '', views = ''] = START_MODULES;
 
@@ -27,6 +27,27 @@ describe('START_MODULES', () => {
       'src/platform/app.ts',
       'src/start.tsx',
     ]);
+  });
+});
+
+describe('staticImports', () => {
+  it('is a chunk and what it imports statically, directly or not, each once, and nothing lazy', () => {
+    expect([...staticImports(manifest, views)].sort()).toEqual(
+      ['_shared.js', '_ui.js', '_xstate.js', 'index.html', machines, react, views].sort(),
+    );
+    expect([...staticImports(manifest, 'src/pages/campaign.tsx')]).toEqual([
+      'src/pages/campaign.tsx',
+      '_ui.js',
+      '_card.js',
+    ]);
+  });
+
+  it('adds to the set it is given, stops at what it holds already, and survives an import cycle', () => {
+    const seen = new Set(['_ui.js']);
+    expect(staticImports(manifest, 'src/pages/campaign.tsx', seen)).toBe(seen);
+    expect([...seen]).toEqual(['_ui.js', 'src/pages/campaign.tsx', '_card.js']);
+    const cycle = { 'a.js': { imports: ['b.js'] }, 'b.js': { imports: ['a.js'] } };
+    expect([...staticImports(cycle, 'a.js')]).toEqual(['a.js', 'b.js']);
   });
 });
 
