@@ -5,7 +5,7 @@
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Sessions } from '../../api/sessions';
-import { backends, resetDatabase, useTestDatabase } from '../support/apiHarness';
+import { backends, pinRow, resetDatabase, unpinRows, useTestDatabase } from '../support/apiHarness';
 
 const MINUTE = 60_000;
 const START = Date.UTC(2026, 0, 1, 9);
@@ -26,22 +26,13 @@ describe.each(backends())('the session store on %s', (kind) => {
         .where('userId', '=', userId)
         .executeTakeFirstOrThrow()
     ).idHash;
-  /** Makes every delete of the row with `key` in `table` fail: another table's row refers to it. */
-  const pin = async (table: 'sessions' | 'rate_limits' | 'request_limits', column: string, key: string) => {
-    // An unlogged table may only be referred to from another unlogged one.
-    const unlogged = table === 'request_limits' ? sql`unlogged` : sql``;
-    await sql`create ${unlogged} table ${sql.id(`pinned_${table}`)} (
-      key text primary key references ${sql.id(table)} (${sql.id(column)}))`.execute(db());
-    await sql`insert into ${sql.id(`pinned_${table}`)} (key) values (${key})`.execute(db());
-  };
-
   beforeEach(async () => {
     await resetDatabase(database());
     now = START;
     sessions = new Sessions(db(), LIMITS, () => now);
   });
   afterEach(async () => {
-    await sql`drop table if exists pinned_sessions, pinned_rate_limits, pinned_request_limits`.execute(db());
+    await unpinRows(db());
     for (const constraint of ['refuse_u2', 'touched_once']) {
       await sql`alter table sessions drop constraint if exists ${sql.id(constraint)}`.execute(db());
     }
@@ -119,14 +110,14 @@ describe.each(backends())('the session store on %s', (kind) => {
 
     it('fails a sign-in whose previous session cannot be ended', async () => {
       const previous = await sessions.start('u1', undefined);
-      await pin('sessions', 'id_hash', await onlySessionOf('u1'));
+      await pinRow(db(), 'sessions', 'id_hash', await onlySessionOf('u1'));
       await expect(sessions.start('u1', previous)).rejects.toThrow('pinned_sessions');
     });
 
     it("fails a sign-in when the user's expired sessions cannot be ended", async () => {
       await sessions.start('u1', undefined);
       now += 31 * MINUTE;
-      await pin('sessions', 'id_hash', await onlySessionOf('u1'));
+      await pinRow(db(), 'sessions', 'id_hash', await onlySessionOf('u1'));
       await expect(sessions.start('u1', undefined)).rejects.toThrow('pinned_sessions');
     });
 
@@ -137,7 +128,7 @@ describe.each(backends())('the session store on %s', (kind) => {
         now += 1000;
         await sessions.start('u1', undefined);
       }
-      await pin('sessions', 'id_hash', oldest);
+      await pinRow(db(), 'sessions', 'id_hash', oldest);
       now += 1000;
       await expect(sessions.start('u1', undefined)).rejects.toThrow('pinned_sessions');
     });
@@ -153,25 +144,25 @@ describe.each(backends())('the session store on %s', (kind) => {
 
     it('fails a sign-out whose session cannot be ended', async () => {
       const token = await sessions.start('u1', undefined);
-      await pin('sessions', 'id_hash', await onlySessionOf('u1'));
+      await pinRow(db(), 'sessions', 'id_hash', await onlySessionOf('u1'));
       await expect(sessions.end(token)).rejects.toThrow('pinned_sessions');
     });
 
     it('fails a pruning that cannot delete an idle session, a spent limit or a spent flood count', async () => {
       await sessions.start('u1', undefined);
       now += 31 * MINUTE;
-      await pin('sessions', 'id_hash', await onlySessionOf('u1'));
+      await pinRow(db(), 'sessions', 'id_hash', await onlySessionOf('u1'));
       await expect(sessions.prune()).rejects.toThrow('pinned_sessions');
       await sql`drop table pinned_sessions`.execute(db());
 
       const spent = Date.now() - 2 * 3_600_000;
       await sql`insert into rate_limits (key, points, expire) values ('spent', 1, ${spent})`.execute(db());
-      await pin('rate_limits', 'key', 'spent');
+      await pinRow(db(), 'rate_limits', 'key', 'spent');
       await expect(sessions.prune()).rejects.toThrow('pinned_rate_limits');
       await sql`drop table pinned_rate_limits`.execute(db());
 
       await sql`insert into request_limits (key, points, expire) values ('spent', 1, ${spent})`.execute(db());
-      await pin('request_limits', 'key', 'spent');
+      await pinRow(db(), 'request_limits', 'key', 'spent');
       await expect(sessions.prune()).rejects.toThrow('pinned_request_limits');
     });
   });

@@ -172,6 +172,46 @@ export async function resetDatabase(database: OpenDatabase): Promise<void> {
   if (!(await writeDemoData(database.db))) throw new Error('the demo data was not written after truncating');
 }
 
+/** The tables a test may pin a row of (`pinRow`). */
+type PinnableTable = 'users' | 'campaigns' | 'sessions' | 'rate_limits' | 'request_limits' | 'reports';
+const PINNABLE: readonly PinnableTable[] = [
+  'users',
+  'campaigns',
+  'sessions',
+  'rate_limits',
+  'request_limits',
+  'reports',
+];
+
+/**
+ * Makes every delete of the row of `table` whose `column` is `key` fail, as a row of another table that refers to
+ * it would: `pinned_<table>` holds one such reference (an unlogged table if `table` is one, as PostgreSQL requires
+ * of a table that refers to an unlogged one). `unpinRows` drops the pins; a test file calls it after each test.
+ */
+export async function pinRow(
+  db: OpenDatabase['db'],
+  table: PinnableTable,
+  column: string,
+  key: string | number,
+): Promise<void> {
+  const { rows } = await sql<{ unlogged: boolean }>`
+    select relpersistence = 'u' as unlogged from pg_class where relname = ${table} and relkind = 'r'`.execute(
+    db,
+  );
+  if (rows.length !== 1) throw new Error(`pinRow: no table ${table}`);
+  const pins = sql.id(`pinned_${table}`);
+  await sql`create ${rows[0]?.unlogged ? sql`unlogged` : sql``} table ${pins} (
+    key ${sql.raw(typeof key === 'number' ? 'integer' : 'text')} references ${sql.id(table)} (${sql.id(column)}))`.execute(
+    db,
+  );
+  await sql`insert into ${pins} (key) values (${key})`.execute(db);
+}
+
+/** Drops every pin `pinRow` made, so that the rows can be deleted again. */
+export async function unpinRows(db: OpenDatabase['db']): Promise<void> {
+  await sql`drop table if exists ${sql.join(PINNABLE.map((table) => sql.id(`pinned_${table}`)))}`.execute(db);
+}
+
 /** How many reports the table holds. */
 export async function storedReports(database: OpenDatabase): Promise<number> {
   const row = await database.db

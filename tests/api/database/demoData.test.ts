@@ -7,7 +7,7 @@ import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { publishedAccounts, removeDemoData, writeDemoData } from '../../../api/database/demoData';
 import { OWASP_ARGON2ID } from '../../../api/passwords';
-import { resetDatabase, useTestDatabase } from '../../support/apiHarness';
+import { pinRow, resetDatabase, unpinRows, useTestDatabase } from '../../support/apiHarness';
 
 describe('the demo data', { timeout: 60_000 }, () => {
   const database = useTestDatabase('pglite');
@@ -22,20 +22,11 @@ describe('the demo data', { timeout: 60_000 }, () => {
   const addAccount = async (id: string, password: string) =>
     sql`insert into users (id, email, display_name, password_hash)
         values (${id}, ${`${id}@example.org`}, ${id}, ${await hash(password, OWASP_ARGON2ID)})`.execute(db());
-  /** Makes every delete of the row `key` of `table` fail: another table's row refers to it. */
-  const pin = async (table: 'users' | 'campaigns', column: string, key: string | number) => {
-    await sql`create table ${sql.id(`pinned_${table}`)} (
-      key ${sql.raw(typeof key === 'number' ? 'integer' : 'text')} references ${sql.id(table)} (${sql.id(column)}))`.execute(
-      db(),
-    );
-    await sql`insert into ${sql.id(`pinned_${table}`)} (key) values (${key})`.execute(db());
-  };
-
   beforeEach(async () => {
     await resetDatabase(database());
   });
   afterEach(async () => {
-    await sql`drop table if exists pinned_users, pinned_campaigns`.execute(db());
+    await unpinRows(db());
     await sql`alter table users drop constraint if exists refuse_demo`.execute(db());
     await sql`alter table campaigns drop constraint if exists refuse_first`.execute(db());
   });
@@ -83,13 +74,13 @@ describe('the demo data', { timeout: 60_000 }, () => {
   });
 
   it('removes nothing when a published account cannot be deleted, and fails', async () => {
-    await pin('users', 'id', 'u1');
+    await pinRow(db(), 'users', 'id', 'u1');
     await expect(removeDemoData(db())).rejects.toThrow('pinned_users');
     expect(await emails()).toEqual(['demo@example.com', 'sam@example.com']);
   });
 
   it('removes nothing when one of their campaigns cannot be deleted, and fails', async () => {
-    await pin('campaigns', 'id', 1);
+    await pinRow(db(), 'campaigns', 'id', 1);
     await expect(removeDemoData(db())).rejects.toThrow('pinned_campaigns');
     expect(await emails()).toEqual(['demo@example.com', 'sam@example.com']);
   });

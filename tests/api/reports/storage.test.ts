@@ -5,7 +5,7 @@
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { listReports, pruneReports, storeReport } from '../../../api/reports';
-import { resetDatabase, useTestDatabase } from '../../support/apiHarness';
+import { pinRow, resetDatabase, unpinRows, useTestDatabase } from '../../support/apiHarness';
 import { sampleReport } from '../../support/reportFixture';
 
 const DAY = 86_400_000;
@@ -19,17 +19,11 @@ describe('the report table', () => {
   const store = (daysAgo: number, maxCount = 100) =>
     storeReport(db(), sampleReport(), new Date(NOW - daysAgo * DAY), maxCount);
   const storedIds = async () => (await listReports(db(), { limit: 100 }, quiet)).map((report) => report.id);
-  /** Makes every delete of the report `id` fail: another table's row refers to it. */
-  const pin = async (id: string) => {
-    await sql`create table pinned_reports (id text primary key references reports (id))`.execute(db());
-    await sql`insert into pinned_reports (id) values (${id})`.execute(db());
-  };
-
   beforeEach(async () => {
     await resetDatabase(database());
   });
   afterEach(async () => {
-    await sql`drop table if exists pinned_reports`.execute(db());
+    await unpinRows(db());
     await sql`alter table reports drop constraint if exists refuse_reports`.execute(db());
   });
 
@@ -65,12 +59,12 @@ describe('the report table', () => {
   });
 
   it('fails to store a report when the oldest beyond the count cannot be dropped', async () => {
-    await pin(await store(2));
+    await pinRow(db(), 'reports', 'id', await store(2));
     await expect(store(1, 1)).rejects.toThrow('pinned_reports');
   });
 
   it('fails a pruning that cannot delete a report past the age limit, or one beyond the count', async () => {
-    await pin(await store(40));
+    await pinRow(db(), 'reports', 'id', await store(40));
     await expect(pruneReports(db(), { maxAgeDays: 30, maxCount: 100 }, () => NOW)).rejects.toThrow(
       'pinned_reports',
     );
