@@ -1,27 +1,27 @@
 /**
  * The production server: one Fastify instance that serves the build in `dist/`, the demo API, the icon endpoint
  * and the image optimiser. This file only configures Fastify and registers, in order: the plugins that hook or
- * decorate every request (server/plugins/), then the routes by resource (server/routes/). server/main.ts starts
- * it; tests build it and use `inject`.
+ * decorate every request (server/plugins/), then the routes by resource (server/routes/); Fastify's own options
+ * are server/fastify.ts's. server/main.ts starts it; tests build it and use `inject`.
  */
 import path from 'node:path';
 import fastifyCompress from '@fastify/compress';
-import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import type { Accounts } from '../api/accounts.ts';
 import { type ApiConfig, readApiConfig } from '../api/config.ts';
 import { type OpenDatabase, openDatabase } from '../api/database/open.ts';
-import { fastifyTrustProxy } from '../api/environment.ts';
+import { fastifyOptions } from './fastify.ts';
 import type { ServerOptions } from './options.ts';
 import { drainPlugin } from './plugins/drain.ts';
-import { clientErrorHandler, errorsPlugin, frameworkErrors } from './plugins/errors.ts';
+import { errorsPlugin } from './plugins/errors.ts';
 import { hashesOfBuild } from './plugins/inlineHashes.ts';
 import { loadSheddingPlugin } from './plugins/loadShedding.ts';
 import { type MetricsSources, metricsPlugin } from './plugins/metrics.ts';
 import { publicHostPlugin } from './plugins/publicHost.ts';
 import { RATE_LIMIT_DEFAULTS, rateLimitPlugin } from './plugins/rateLimit.ts';
 import { databaseStore } from './plugins/rateLimitStore.ts';
-import { requestIdPlugin, requestIds } from './plugins/requestId.ts';
-import { LOG_SERIALIZERS, requestLogPlugin } from './plugins/requestLog.ts';
+import { requestIdPlugin } from './plugins/requestId.ts';
+import { requestLogPlugin } from './plugins/requestLog.ts';
 import { securityHeaders, securityHeadersPlugin } from './plugins/securityHeaders.ts';
 import { apiRoutes } from './routes/api.ts';
 import { healthRoutes } from './routes/health.ts';
@@ -31,42 +31,11 @@ import { readSite, type Site, siteRoutes } from './routes/site.ts';
 
 export type { ServerOptions } from './options.ts';
 
-/** The largest request body any route takes (the demo API's own limit is the same). */
-export const BODY_LIMIT_BYTES = 64 * 1024;
-
 export async function buildServer(options: ServerOptions): Promise<FastifyInstance> {
   const distDir = path.resolve(options.distDir);
   const [site, hashes] = await Promise.all([readSite(distDir), hashesOfBuild(distDir)]);
   const security = securityHeaders(hashes, options.headers);
-
-  const app = Fastify({
-    logger: options.logger
-      ? { ...(options.logger === true ? {} : options.logger), serializers: LOG_SERIALIZERS }
-      : false,
-    // One line per request, written by server/plugins/requestLog.ts, instead of Fastify's two.
-    logController: new LogController({ disableRequestLogging: true }),
-    // A trusted proxy's x-request-id when it is a safe token, else our own (server/plugins/requestId.ts): every
-    // line a request logs carries it as `reqId`, and the response echoes it.
-    requestIdHeader: false,
-    genReqId: requestIds(options.trustProxy || false),
-    bodyLimit: BODY_LIMIT_BYTES,
-    // A plugin's start (the API's first sweep of its database) can take longer than Fastify's default 10 s on a
-    // busy machine.
-    pluginTimeout: 60_000,
-    requestTimeout: options.requestTimeoutMs ?? 30_000,
-    // A slow client cannot hold a socket open for ever between requests, nor while sending headers.
-    keepAliveTimeout: 5_000,
-    connectionTimeout: 60_000,
-    // While shutting down, idle keep-alive sockets are closed at once; new requests get our own 503
-    // (server/plugins/drain.ts), which goes through the hooks and so carries the security headers.
-    return503OnClosing: false,
-    forceCloseConnections: 'idle',
-    // Refused before any hook runs (server/plugins/errors.ts): these write the security headers themselves.
-    clientErrorHandler: clientErrorHandler(security),
-    frameworkErrors: frameworkErrors(security, site.shellHtml),
-    trustProxy: fastifyTrustProxy(options.trustProxy || false),
-    routerOptions: { maxParamLength: 2048 },
-  });
+  const app = Fastify(fastifyOptions(options, security, site.shellHtml));
 
   // The API's database first, opened and migrated before anything listens: the API and the per-address limits
   // (plugins/rateLimitStore.ts) both keep their state in it. Closed last, when the server closes.
