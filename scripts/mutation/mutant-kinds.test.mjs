@@ -10,11 +10,13 @@ import {
   createRunner,
   importingTests,
   KINDS,
+  mergeResults,
   mutantsOf,
   nearTests,
   refusedMissing,
   stillHolds,
   testTiers,
+  tiersFor,
   triage,
 } from './mutant-kinds.mjs';
 import { OUT_OF_PROCESS_TESTS } from './runs.mjs';
@@ -259,6 +261,44 @@ describe('mutant kinds: what a run does with each mutant', () => {
   });
 });
 
+describe('mutant kinds: what the results file keeps', () => {
+  const entry = (id, file, fields = {}) => ({ id, file, line: 1, status: 'Killed', ...fields });
+  const stored = new Map(
+    [
+      entry('a1', 'a.ts', { killedBy: 'tests/a.test.ts' }),
+      entry('a2', 'a.ts', { killedBy: 'tests/old.test.ts' }),
+      entry('a-gone', 'a.ts'),
+      entry('b1', 'b.ts'),
+    ].map((e) => [e.id, e]),
+  );
+  const planned = [entry('a1', 'a.ts'), entry('a2', 'a.ts'), entry('a3', 'a.ts')];
+
+  it('puts this run’s results over the stored ones, without their transient fields', () => {
+    const merged = mergeResults(
+      [{ ...entry('a1', 'a.ts'), status: 'Survived', text: 'x', testHashes: {}, stale: true }],
+      stored,
+      planned,
+    );
+    assert.deepEqual(
+      merged.find((e) => e.id === 'a1'),
+      { id: 'a1', file: 'a.ts', line: 1, status: 'Survived' },
+    );
+  });
+
+  it('keeps what the run has not reached yet, drops what the plan no longer has, leaves other files alone', () => {
+    const merged = mergeResults([entry('a3', 'a.ts')], stored, planned);
+    assert.deepEqual(
+      merged.map((e) => [e.id, e.killedBy]),
+      [
+        ['a1', 'tests/a.test.ts'],
+        ['a2', 'tests/old.test.ts'],
+        ['a3', undefined],
+        ['b1', undefined],
+      ],
+    );
+  });
+});
+
 describe('mutant kinds: which tests run first', () => {
   const tests = [
     'tests/core/routes.test.ts',
@@ -313,6 +353,33 @@ describe('mutant kinds: which tests run first', () => {
     // No test named for it, none in a mirror folder: one tier of them all.
     assert.deepEqual(testTiers('src/pages/registry.ts', tests), [tests]);
   });
+
+  it('with the test that killed the mutant last time alone before them, if it still reaches the file', () => {
+    const api = [
+      'tests/api/accounts/hardening.test.ts',
+      'tests/api/database/open.test.ts',
+      'tests/api/session.test.ts',
+      'tests/server/edge.test.ts',
+    ];
+    assert.deepEqual(tiersFor('api/routes/session.ts', api, 'tests/api/database/open.test.ts'), [
+      ['tests/api/database/open.test.ts'],
+      ['tests/api/session.test.ts'],
+      ['tests/api/accounts/hardening.test.ts'],
+      ['tests/server/edge.test.ts'],
+    ]);
+    // A tier it leaves empty goes.
+    assert.deepEqual(tiersFor('api/routes/session.ts', api, 'tests/api/session.test.ts'), [
+      ['tests/api/session.test.ts'],
+      ['tests/api/accounts/hardening.test.ts', 'tests/api/database/open.test.ts'],
+      ['tests/server/edge.test.ts'],
+    ]);
+    // No killer, one that no longer reaches the file, or "unhandled error": the tiers as they were.
+    for (const killer of [undefined, 'tests/api/gone.test.ts', 'unhandled error'])
+      assert.deepEqual(
+        tiersFor('api/routes/session.ts', api, killer),
+        testTiers('api/routes/session.ts', api),
+      );
+  });
 });
 
 describe('mutant kinds: a test catches each kind', { timeout: 600_000 }, () => {
@@ -349,6 +416,10 @@ describe('mutant kinds: a test catches each kind', { timeout: 600_000 }, () => {
       first = 'Killed';
       assert.deepEqual(await runner.run('core/x.ts', {}, tests), { status: 'Killed' });
       assert.deepEqual(calls, [tests]);
+      // Last time's killer first, alone.
+      calls.length = 0;
+      assert.deepEqual(await runner.run('core/x.ts', {}, tests, 'tests/ui/x.test.ts'), { status: 'Killed' });
+      assert.deepEqual(calls, [['tests/ui/x.test.ts']]);
     } finally {
       runner.runFiles = original;
     }
