@@ -249,6 +249,9 @@ test.describe('the production server’s configuration', () => {
   });
 
   test('--migrate brings a new database up to date and exits, for MIGRATE_ON_START=0 (the artifact has no tsx), --remove-demo-data with it', async () => {
+    // Two processes in turn, each opening an embedded database and migrating it: 19 s on an idle CI machine,
+    // past the 30 s default on a busy one (seen at a load of 14).
+    test.slow();
     const dataDir = mkdtempSync(path.join(tmpdir(), 'campaign-web-migrate-e2e-'));
     try {
       const first = await run({ DATA_DIR: dataDir }, ['--migrate']);
