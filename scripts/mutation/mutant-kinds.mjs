@@ -49,11 +49,11 @@ export const RESULTS = KINDS_RESULTS;
  */
 export const PENDING = {
   api:
-    "begun on 2026-11-28 (48 of 192 mutants on today's tests, api/accounts.ts to " +
-    'api/database/migrations/0003_reports.ts; the rest checked file by file against their own tests and given ' +
-    'tests where mutants lived): a mutant that lives runs every tier, tests/api/ alone 197 s without a mutant, ' +
-    'about four hours in all on 2 cores (two runs side by side failed their baselines: run one); the run ' +
-    'resumes where it stopped with `--files api/` on a quiet machine',
+    'begun on 2026-11-28 (50 of 192 mutants, api/accounts.ts to api/database/migrations/0005_argon2id_seed_hashes.ts ' +
+    'and the three process entry points; the rest checked file by file against their own tests and given tests ' +
+    'where mutants lived): a mutant that lives runs every tier, tests/api/ alone 197 s without a mutant, hours in ' +
+    'all on 2 cores (two runs side by side failed their baselines: run one); the run resumes where it stopped, ' +
+    "last time's killer first, with `--files api/` on a quiet machine",
 };
 
 /** The files of `missing` that fail CI: those outside the pending folders. */
