@@ -3,8 +3,7 @@
  * timeouts, what it does while shutting down, the requests it refuses before any hook runs, and which proxies it
  * believes.
  */
-import type { FastifyServerOptions } from 'fastify';
-import { LogController } from 'fastify';
+import { type FastifyServerOptions, LogController } from 'fastify';
 import { fastifyTrustProxy } from '../api/environment.ts';
 import type { ServerOptions } from './options.ts';
 import { clientErrorHandler, frameworkErrors } from './plugins/errors.ts';
