@@ -3,6 +3,7 @@ import { defineConfig } from 'vite';
 import { apiPreload } from './build/apiPreload.ts';
 import { buildManifest } from './build/buildManifest.ts';
 import { colorModeBoot } from './build/colorModeBoot.ts';
+import { compileHints } from './build/compileHints.ts';
 import { assetEndpoints, demoApi } from './build/devEndpoints.ts';
 import { bundledIcons } from './build/iconBundle.ts';
 import { pageChunks } from './build/pageChunks.ts';
@@ -32,6 +33,7 @@ export default defineConfig({
     staticStyles(),
     startChunks(),
     scriptPriority(),
+    compileHints(),
   ],
   server: { port: Number(process.env.PORT) || 5173 },
   preview: { port, strictPort: true, host: process.env.HOST || 'localhost' },
