@@ -6,6 +6,7 @@
 // taken the lease, one that does not was refused.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -64,9 +65,17 @@ const lockOf = (dir: string) => `${dir}.lock`;
 const lockFiles = async (dir: string) =>
   (await readdir(path.dirname(dir))).filter((name) => name.endsWith('.lock'));
 
-/** Asserts the open took the lock (and gave it back when PGlite then refused the folder). */
+/**
+ * Asserts the open took the lock and had given it back by the time it failed, when PGlite then refused the
+ * folder: looked at synchronously as the failure arrives, as a process that exits on it would leave the disk.
+ */
 async function expectLockTaken(dir: string): Promise<void> {
-  await expect(openDatabase({ kind: 'pglite', dir }, leaseOptions())).rejects.toThrow(
+  const failure = await openDatabase({ kind: 'pglite', dir }, leaseOptions()).then(
+    () => 'opened',
+    (error: unknown) => ({ error, lockLeft: existsSync(lockOf(dir)) }),
+  );
+  expect(failure).toEqual({ error: expect.any(DatabaseOpenError), lockLeft: false });
+  expect((failure as { error: Error }).error.message).toContain(
     `Could not open the embedded database in ${dir}: `,
   );
   expect(await lockFiles(dir)).toEqual([]);
