@@ -271,6 +271,20 @@ describe('the embedded folder’s lease', { timeout: 60_000 }, () => {
     expect(await lockFiles(dir)).toEqual(['pglite.lock']);
   });
 
+  it('holds the lease until PGlite has closed the folder', { timeout: 120_000 }, async () => {
+    const dir = await databaseDir();
+    const database = await openDatabase({ kind: 'pglite', dir }, leaseOptions());
+    const close = PGlite.prototype.close;
+    const leaseAtClosed: boolean[] = [];
+    vi.spyOn(PGlite.prototype, 'close').mockImplementation(async function (this: PGlite) {
+      await close.call(this);
+      leaseAtClosed.push(existsSync(lockOf(dir)));
+    });
+    await database.close();
+    expect(leaseAtClosed).toEqual([true]);
+    expect(await lockFiles(dir)).toEqual([]);
+  });
+
   it('gives the lease back on close, and the folder opens again with its data', {
     timeout: 120_000,
   }, async () => {
