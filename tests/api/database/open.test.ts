@@ -21,6 +21,7 @@ import {
   DatabaseOpenError,
   describeError,
   type LeaseTiming,
+  migrateDatabase,
   type OpenDatabase,
   type OpenOptions,
   openDatabase,
@@ -62,6 +63,9 @@ async function refusedFolder(): Promise<string> {
 }
 
 const lockOf = (dir: string) => `${dir}.lock`;
+
+/** What `--remove-demo-data` removes from the demo data (api/fixtures/seed.json). */
+const REMOVED = { accounts: ['demo@example.com', 'sam@example.com'], campaigns: 6 };
 const lockFiles = async (dir: string) =>
   (await readdir(path.dirname(dir))).filter((name) => name.endsWith('.lock'));
 
@@ -342,6 +346,35 @@ describe('opening an embedded database', { timeout: 60_000 }, () => {
     );
     expect(error.cause).toBeInstanceOf(Error);
     expect(await readdir(dir)).toEqual(['PG_VERSION']);
+  });
+});
+
+describe('migrateDatabase (`npm run db:migrate`, in this process)', { timeout: 120_000 }, () => {
+  it('runs every migration of a new folder, in order, and has given the folder back when it resolves', async () => {
+    const dir = await databaseDir();
+    const run = await migrateDatabase({ kind: 'pglite', dir });
+    const leaseAfter = existsSync(lockOf(dir));
+    expect({ run, leaseAfter }).toEqual({
+      run: { where: `PGlite in ${dir}`, ran: Object.keys(migrations) },
+      leaseAfter: false,
+    });
+    const again = await migrateDatabase({ kind: 'pglite', dir });
+    expect(again).toEqual({ where: `PGlite in ${dir}`, ran: [] });
+  });
+
+  it('with removeDemoData, removes the accounts that take a published password, after migrating', async () => {
+    const dir = await databaseDir();
+    const demo = await openDatabase({ kind: 'pglite', dir }, WITH_DEMO_DATA);
+    await demo.close();
+    const run = await migrateDatabase({ kind: 'pglite', dir }, { removeDemoData: true });
+    const leaseAfter = existsSync(lockOf(dir));
+    expect({ run, leaseAfter }).toEqual({
+      run: { where: `PGlite in ${dir}`, ran: [], removed: REMOVED },
+      leaseAfter: false,
+    });
+    const after = await openDatabase({ kind: 'pglite', dir }, leaseOptions());
+    cleanups.push(() => after.close());
+    expect(await after.db.selectFrom('users').select('id').execute()).toEqual([]);
   });
 });
 
