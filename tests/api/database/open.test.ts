@@ -293,6 +293,26 @@ describe('the embedded folder’s lease', { timeout: 60_000 }, () => {
     expect(await lockFiles(dir)).toEqual([]);
   });
 
+  it('gives the lease back before it fails, when the folder is refused once open', {
+    timeout: 120_000,
+  }, async () => {
+    const dir = await databaseDir();
+    const demo = await openDatabase({ kind: 'pglite', dir }, WITH_DEMO_DATA);
+    await demo.close();
+    // Demo data off: the folder opens, then is refused for its published accounts, and is closed again.
+    const failure = await openDatabase({ kind: 'pglite', dir }, leaseOptions()).then(
+      async (database) => {
+        await database.close();
+        return 'opened';
+      },
+      (error: unknown) => ({ message: (error as Error).message, leaseLeft: existsSync(lockOf(dir)) }),
+    );
+    expect(failure).toEqual({
+      message: expect.stringContaining('still holds demo accounts'),
+      leaseLeft: false,
+    });
+  });
+
   it('gives the lease back on close, and the folder opens again with its data', {
     timeout: 120_000,
   }, async () => {
