@@ -49,7 +49,7 @@ export const RESULTS = KINDS_RESULTS;
  */
 export const PENDING = {
   api:
-    'begun on 2026-11-28 (54 of 192 mutants, api/accounts.ts to api/database/migrations/0005_argon2id_seed_hashes.ts ' +
+    'begun on 2026-11-28 (76 of 192 mutants, api/accounts.ts to api/database/open.ts, 22 of its 35 mutants, ' +
     'and the three process entry points; the rest checked file by file against their own tests and given tests ' +
     'where mutants lived): a mutant that lives runs every tier, tests/api/ alone 197 s without a mutant, hours in ' +
     'all on 2 cores (two runs side by side failed their baselines: run one); the run resumes where it stopped, ' +
