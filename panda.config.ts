@@ -66,7 +66,16 @@ export default defineConfig({
     },
   },
   globalCss: {
-    html: { colorScheme: 'light', bg: 'bg', color: 'fg', fontFamily: 'body', lineHeight: '1.55' },
+    html: {
+      colorScheme: 'light',
+      bg: 'bg',
+      color: 'fg',
+      fontFamily: 'body',
+      lineHeight: '1.55',
+      // Preflight's code, kbd, samp and pre font: the theme's, which ends in \`monospace\` (preflight's own list does
+      // not: where none of its fonts is installed, code fell back to the proportional body font).
+      '--global-font-mono': 'var(--fonts-mono)',
+    },
     '[data-color-mode=dark]': { colorScheme: 'dark' },
     '@media (prefers-color-scheme: dark)': { ':root:not([data-color-mode])': { colorScheme: 'dark' } },
     body: { minHeight: '100dvh', WebkitFontSmoothing: 'antialiased' },

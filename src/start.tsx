@@ -9,6 +9,7 @@ import { config } from './config';
 import { importPage, loadPage, revalidatePage } from './pages/registry';
 import { appInputFrom, createBrowserApp } from './platform/app';
 import type { EventLog } from './platform/eventLog';
+import { whenIdle } from './platform/lazyLoad';
 import { readInlinePayload } from './platform/payload';
 import { connectPrefetch } from './platform/prefetch';
 import { nextTask } from './platform/tasks';
@@ -89,4 +90,12 @@ export async function start(eventLog: EventLog): Promise<void> {
       hydrateRoot(container, root);
     });
   } else createRoot(container).render(root);
+  // The font strikes other pages draw in, asked for while the browser idles rather than in their first frame (a
+  // chunk of its own, fetched then; without it the warm-up is skipped and nothing else is lost).
+  whenIdle(() => {
+    import('./platform/fonts').then(
+      ({ warmTypeScale }) => warmTypeScale(),
+      () => {},
+    );
+  }, 5000);
 }
