@@ -93,7 +93,10 @@ test('the app warms every strike of the type scale once the page is idle, each o
   });
   await openPage(page, '/', /Campaigns that move/);
   const expected = await warmedFonts(page);
+  // Fetched when the browser first idles (at most 5 s after the start), then one idle slice or more.
   await expect
-    .poll(() => page.evaluate(() => (window as unknown as { __warmedFonts: string[] }).__warmedFonts))
+    .poll(() => page.evaluate(() => (window as unknown as { __warmedFonts: string[] }).__warmedFonts), {
+      timeout: 15_000,
+    })
     .toEqual(expected);
 });
