@@ -16,8 +16,8 @@ export function fontOf(strike: FontStrike, read: ReadToken, rootPx: number): str
   const size = read(`--font-sizes-${strike.size}`).trim();
   const weight = read(`--font-weights-${strike.weight}`).trim();
   const family = read(`--fonts-${strike.family}`).trim();
-  const rem = /^(\d*\.?\d+)rem$/.exec(size);
-  const px = rem ? Number(rem[1]) * rootPx : /^(\d*\.?\d+)px$/.exec(size) ? Number.parseFloat(size) : NaN;
+  const [, number, unit] = /^([\d.]+)(rem|px)$/.exec(size) ?? [];
+  const px = Number(number) * (unit === 'rem' ? rootPx : 1);
   if (!Number.isFinite(px) || weight === '' || family === '') return null;
   return `${weight} ${px}px ${family}`;
 }
@@ -61,10 +61,12 @@ export function warmFonts(
   const left = [...fonts];
   if (left.length === 0) return () => {};
   return slices((timeLeft) => {
-    do {
-      const font = left.shift();
-      if (font !== undefined) measure(font);
-    } while (left.length > 0 && timeLeft() >= STRIKE_BUDGET_MS);
+    let font = left.shift();
+    while (font !== undefined) {
+      measure(font);
+      if (timeLeft() < STRIKE_BUDGET_MS) break;
+      font = left.shift();
+    }
     return left.length > 0;
   });
 }

@@ -22,9 +22,9 @@ const TOKENS: Record<string, string> = {
   '--font-sizes-sm': '.875rem',
   '--font-sizes-3xl': ' 1.875rem',
   '--font-sizes-px': '13px',
-  '--font-weights-bold': '700',
+  '--font-weights-bold': ' 700',
   '--font-weights-normal': '400',
-  '--fonts-body': 'system-ui, sans-serif',
+  '--fonts-body': ' system-ui, sans-serif ',
   '--fonts-mono': 'ui-monospace, monospace',
 };
 const read = (name: string) => TOKENS[name] ?? '';
@@ -43,6 +43,18 @@ describe('fontOf', () => {
     expect(fontOf({ family: 'mono', size: 'px', weight: 'normal' }, read, 16)).toBe(
       '400 13px ui-monospace, monospace',
     );
+    for (const [size, px] of [
+      ['2rem', 32],
+      ['.5rem', 8],
+      ['7px', 7],
+      ['.5px', 0.5],
+      ['12.25px', 12.25],
+    ] as const) {
+      const sized = (name: string) => (name === '--font-sizes-sm' ? size : read(name));
+      expect(fontOf({ family: 'body', size: 'sm', weight: 'bold' }, sized, 16)).toBe(
+        `700 ${px}px system-ui, sans-serif`,
+      );
+    }
   });
 
   it('is null when a token is missing or its size is not a length', () => {
@@ -50,8 +62,10 @@ describe('fontOf', () => {
     expect(fontOf({ family: 'body', size: 'sm', weight: 'heavy' }, read, 16)).toBeNull();
     const noFamily = (name: string) => (name.startsWith('--fonts') ? '' : read(name));
     expect(fontOf({ family: 'body', size: 'sm', weight: 'bold' }, noFamily, 16)).toBeNull();
-    const inEm = (name: string) => (name === '--font-sizes-sm' ? '1em' : read(name));
-    expect(fontOf({ family: 'body', size: 'sm', weight: 'bold' }, inEm, 16)).toBeNull();
+    for (const size of ['1em', 'x2rem', '2remx', 'a13px', '13pxx', '1.2.3rem', 'calc(1rem)', '']) {
+      const sized = (name: string) => (name === '--font-sizes-sm' ? size : read(name));
+      expect(fontOf({ family: 'body', size: 'sm', weight: 'bold' }, sized, 16), size).toBeNull();
+    }
   });
 });
 
@@ -155,9 +169,11 @@ describe('idleSlices', () => {
     expect(left).toEqual([]);
     vi.advanceTimersByTime(1);
     expect(left).toEqual([5]);
+    vi.advanceTimersByTime(50);
+    expect(left, 'another slice while the work wants one').toEqual([5, 5]);
     stop();
     vi.advanceTimersByTime(500);
-    expect(left, 'nothing after it is stopped').toEqual([5]);
+    expect(left, 'nothing after it is stopped').toEqual([5, 5]);
   });
 });
 
@@ -173,8 +189,8 @@ describe('canvasMeasure', () => {
     vi.stubGlobal(
       'OffscreenCanvas',
       class {
-        getContext() {
-          return context;
+        getContext(kind: string) {
+          return kind === '2d' ? context : null;
         }
       },
     );
@@ -231,6 +247,8 @@ describe('warmTypeScale', () => {
 
   it('does nothing where there is no canvas to measure on', () => {
     vi.stubGlobal('OffscreenCanvas', undefined);
+    for (const [name, value] of Object.entries(TOKENS))
+      document.documentElement.style.setProperty(name, value);
     const idle = vi.fn();
     vi.stubGlobal('requestIdleCallback', idle);
     warmTypeScale(TYPE_SCALE);
