@@ -6,11 +6,16 @@
  */
 import { sql } from 'kysely';
 import pg from 'pg';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PRUNE_LOCK_KEY, pruneInOneInstance } from '../../api/pruning';
+import { Sessions } from '../../api/sessions';
 import { apiClient, backends, POSTGRES_URL, useApi } from '../support/apiHarness';
 
 const DAY = 86_400_000;
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
 
 describe.each(backends())('pruning on %s', (kind) => {
   const { database } = useApi(kind);
@@ -37,6 +42,39 @@ describe.each(backends())('pruning on %s', (kind) => {
     const client = await apiClient(database());
     await client.close();
     expect(await sessionsLeft()).toEqual([]);
+  });
+
+  it('is ready only once its first sweep has ended', async () => {
+    // The first sweep is held until the test lets it go; the start must wait for it.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let began = () => {};
+    const sweeping = new Promise<void>((resolve) => {
+      began = resolve;
+    });
+    const prune = Sessions.prototype.prune;
+    vi.spyOn(Sessions.prototype, 'prune').mockImplementationOnce(async function (
+      this: Sessions,
+      ...args: Parameters<Sessions['prune']>
+    ) {
+      began();
+      await held;
+      return prune.apply(this, args);
+    });
+    let ready = false;
+    const starting = apiClient(database()).then((client) => {
+      ready = true;
+      return client;
+    });
+    await sweeping;
+    // Time enough for a start that does not wait to finish (it has nothing else to wait for).
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const readyWhileSweeping = ready;
+    release();
+    await (await starting).close();
+    expect({ readyWhileSweeping, ready }).toEqual({ readyWhileSweeping: false, ready: true });
   });
 
   it('runs the sweeps in order, in one transaction that ends with the lock', async () => {
