@@ -424,7 +424,10 @@ describe.each(backends())('hostile reports on %s', (kind) => {
       expect((await list(api, `guess-${i}-`.padEnd(32, 'x'))).statusCode).toBe(401);
     const refused = await list(api);
     expect(refused.statusCode).toBe(429);
-    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    // The rest of the window the first wrong token opened (15 minutes), in whole seconds: moments have passed.
+    const retryAfter = Number(refused.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThan(REPORT_DEFAULTS.tokenWindowSeconds - 60);
+    expect(retryAfter).toBeLessThanOrEqual(REPORT_DEFAULTS.tokenWindowSeconds);
     expect((await list(api, TOKEN, '192.0.2.80')).statusCode).toBe(200);
     // Each wrong token and the refusal after them is an event naming the token, never holding what was sent.
     expect(events).toEqual([
