@@ -1,7 +1,7 @@
 // @vitest-environment node
 // The edges of the report routes (api/routes/reports.ts) that tests/api/reports/routes.test.ts leaves open: the
-// wait a flooding address is told, the read token's scheme, the listing's query refused when malformed, and one
-// report picked out of several by its id.
+// wait a flooding address is told, the read token's scheme, the listing's query refused when malformed, its cap,
+// and one report picked out of several by its id.
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { testApiConfig } from '../../../api/config';
@@ -52,6 +52,20 @@ describe('report routes, their edges', () => {
     expect(res.statusCode).toBe(200);
     const { reports } = res.json() as { reports: StoredReport[] };
     expect(reports.map((stored) => [stored.id, stored.buildId])).toEqual([[ids[1], build(2)]]);
+  });
+
+  it('lists no more than its own cap, even when an instance with a larger one has stored more', async () => {
+    // Two instances on one database during a rolling change of REPORTS_MAX_COUNT: the new one keeps 2.
+    const small = await open({ maxCount: 2 });
+    const large = await open({ maxCount: 10 });
+    for (const n of [1, 2, 3, 4]) {
+      clock.now += 1000;
+      expect((await post(large, report(build(n)))).statusCode).toBe(201);
+    }
+    const res = await list(small, '?limit=10');
+    expect(res.statusCode).toBe(200);
+    const { reports } = res.json() as { reports: StoredReport[] };
+    expect(reports.map((stored) => stored.buildId)).toEqual([build(4), build(3)]);
   });
 
   it('answers a wrong token whose guess cannot be counted with an error, not a 401 that counted nothing', async () => {
