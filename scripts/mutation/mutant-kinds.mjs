@@ -23,6 +23,9 @@
 //                                                        recorded reason; list the files whose results are stale
 //                                                        (a session's run refreshes them)
 //   node scripts/mutation/mutant-kinds.mjs --files api/,src/pages/   only the sources under these paths
+//   node scripts/mutation/mutant-kinds.mjs --at api/plugin.ts:108,api/rateLimits.ts:80   of the mutants to run,
+//                                                        only those on these lines (a test written for them); the
+//                                                        others keep their stored results, stale, for a later run
 //   node scripts/mutation/mutant-kinds.mjs --timeout 120 the most a mutant's tests may run before it is a Timeout
 //                                                        (twice their time without a mutant plus 15 s, at most this;
 //                                                        300 s by default)
@@ -675,6 +678,13 @@ export function triage(mutants, stored, { ci = false } = {}) {
   return { results, toRun, missing };
 }
 
+/** Of `toRun`, the mutants on the lines `sites` names (`file:line`); `sites` undefined: all of them. */
+export function atSites(toRun, sites) {
+  if (sites === undefined) return toRun;
+  const wanted = new Set(sites.split(','));
+  return toRun.filter((mutant) => wanted.has(`${mutant.file}:${mutant.line}`));
+}
+
 async function main() {
   const args = process.argv.slice(2);
   const ci = args.includes('--ci');
@@ -722,6 +732,14 @@ async function main() {
         `results were committed (${stale.join(', ')}); not run in CI: \`node ${HOME}/mutant-kinds.mjs\` re-runs them`,
     );
     toRun.length = 0;
+  }
+  const at = args.indexOf('--at');
+  if (at >= 0) {
+    const picked = atSites(toRun, args[at + 1]);
+    console.log(
+      `mutant kinds: --at: ${picked.length} of the ${toRun.length} to run; the others keep their results`,
+    );
+    toRun.splice(0, toRun.length, ...picked);
   }
   if (toRun.length > 0) {
     const timeoutAt = args.indexOf('--timeout');

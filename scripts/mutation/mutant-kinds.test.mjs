@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import {
   apply,
+  atSites,
   createRunner,
   importingTests,
   KINDS,
@@ -187,6 +188,16 @@ describe('mutant kinds: what a run does with each mutant', () => {
     ['a2', { id: 'a2', file: 'a.ts', stamp: 'then', status: 'Survived' }],
   ]);
   const planned = [mutant('a.ts', 'a1'), mutant('a.ts', 'a2'), mutant('a.ts', 'a3'), mutant('b.ts', 'b1')];
+
+  it('runs only the mutants on the lines --at names, when it names any', () => {
+    const lines = [
+      { file: 'a.ts', line: 3 },
+      { file: 'a.ts', line: 30 },
+      { file: 'b.ts', line: 3 },
+    ];
+    assert.deepEqual(atSites(lines, 'a.ts:3,b.ts:4'), [{ file: 'a.ts', line: 3 }]);
+    assert.deepEqual(atSites(lines, undefined), lines);
+  });
 
   it('reuses a result whose file and tests are unchanged, and runs the rest', () => {
     const { results, toRun, missing } = triage(planned, stored);
