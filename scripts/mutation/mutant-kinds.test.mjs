@@ -14,7 +14,6 @@ import {
   mergeResults,
   mutantsOf,
   nearTests,
-  refusedMissing,
   stillHolds,
   testTiers,
   tiersFor,
@@ -253,13 +252,6 @@ describe('mutant kinds: what a run does with each mutant', () => {
     assert.equal(stillHolds({ ...killed, status: 'Survived', stamp: 'new' }, now), true);
     // A result stored before kills were keyed: the stamp only.
     assert.equal(stillHolds({ stamp: 'old', status: 'Killed', killedBy: 'tests/a.test.ts' }, now), false);
-  });
-
-  it('in CI, refuses a target file without results unless its folder is pending', () => {
-    assert.deepEqual(refusedMissing(new Set(['api/accounts.ts', 'machines/x/x.machine.ts', 'apis/y.ts'])), [
-      'machines/x/x.machine.ts',
-      'apis/y.ts',
-    ]);
   });
 
   it('records a mutant no test reaches as not covered, without running it', () => {
