@@ -117,11 +117,18 @@ export async function serveSideBySide(
 /**
  * An init script (`page.addInitScript(instrumentInteractions)`): runs in the page before its own scripts and keeps
  * in `window.__bench` the Event Timing entries of interactions (as INP counts them: `durationThreshold: 16`),
- * long tasks, and the time from a Back step to the end of the next frame. Used by bench-interactions.mjs and
+ * long tasks, and the time from a Back step to the end of the next frame, to the page's main heading in the DOM, and
+ * to that heading painted (Element Timing). Used by bench-interactions.mjs and
  * trace-interaction.mjs.
  */
 export function instrumentInteractions() {
-  const bench = { events: [], longTasks: [], popstateFrame: Number.NaN };
+  const bench = {
+    events: [],
+    longTasks: [],
+    popstateFrame: Number.NaN,
+    backHeading: Number.NaN,
+    backHeadingPaint: Number.NaN,
+  };
   window.__bench = bench;
   new PerformanceObserver((list) => {
     for (const entry of list.getEntries())
@@ -149,6 +156,30 @@ export function instrumentInteractions() {
       };
       channel.port2.postMessage(null);
     });
+    // The next frame is not the page returned to when an app draws it later (the reference's router resolves
+    // the step in tasks after it): its main heading in the DOM, and painted, say when the visitor sees it.
+    const heading = () => document.querySelector('main h1') ?? document.querySelector('h1');
+    const before = heading();
+    const beforeText = before?.textContent;
+    const seen = (now) => now !== null && (now !== before || now.textContent !== beforeText);
+    const mark = (now) => {
+      bench.backHeading = performance.now() - at;
+      now.setAttribute('elementtiming', 'bench-back');
+    };
+    new PerformanceObserver((list, observer) => {
+      for (const entry of list.getEntries())
+        if (entry.identifier === 'bench-back') {
+          bench.backHeadingPaint = (entry.renderTime || entry.loadTime) - at;
+          observer.disconnect();
+        }
+    }).observe({ type: 'element' });
+    const observer = new MutationObserver(() => {
+      const now = heading();
+      if (!seen(now)) return;
+      observer.disconnect();
+      mark(now);
+    });
+    observer.observe(document.body, { childList: true, subtree: true, characterData: true });
   });
 }
 
