@@ -52,6 +52,11 @@ describe('error model', () => {
     expect(echoPath('/😀😀😀😀', 3)).toBe('/😀…');
   });
 
+  it('keeps at least the first character of a path cut to a limit of one or less', () => {
+    expect(echoPath('/abc', 1)).toBe('/…');
+    expect(echoPath('/abc', 0)).toBe('/…');
+  });
+
   it('keeps the status of what was thrown', () => {
     expect(toAppError({ statusCode: 404, message: 'Campaign 9 does not exist.' })).toMatchObject({
       statusCode: 404,

@@ -137,6 +137,22 @@ describe('session machine: feedback toasts', () => {
     ]);
   });
 
+  it('a session found ended on a check again (signed out in another tab) asks the same; one never begun, nothing', async () => {
+    const session = startSession();
+    await session.answer('fetchSession', demo);
+    session.send({ type: 'session.recheck' });
+    await session.answer('fetchSession', null);
+    expect(session.toasts).toEqual([
+      {
+        title: 'Your session has ended',
+        description: 'Please sign in again to continue where you left off.',
+      },
+    ]);
+    session.send({ type: 'session.recheck' });
+    await session.answer('fetchSession', null);
+    expect(session.toasts).toHaveLength(1);
+  });
+
   it('a 401 to its own profile save asks the same', async () => {
     const session = startSession();
     await session.answer('fetchSession', demo);

@@ -79,6 +79,19 @@ describe('toast machine: timer', () => {
     expect(toast.state()).toBe('closed');
   });
 
+  it('never keeps a negative remaining time: a pause after the time ran out but before its timer fired closes at once on resume', () => {
+    // A background tab's timers run late: the page's clock (`now`) can pass the toast's end before its timer fires.
+    const page = { ms: 0 };
+    const toast = startToast({ now: () => page.ms });
+    page.ms = 6000;
+    toast.actor.send({ type: 'toast.pause' });
+    expect(toast.state()).toBe('paused');
+    expect(toast.context().remaining).toBe(0);
+    toast.actor.send({ type: 'toast.resume' });
+    toast.clock.increment(0);
+    expect(toast.state()).toBe('closed');
+  });
+
   it('keeps the remaining time exact over many pauses', () => {
     const toast = startToast();
     for (let i = 0; i < 4; i += 1) {
