@@ -53,6 +53,11 @@ export interface ApiConfig {
      */
     slowdown: { afterFailures: number; baseMs: number; maxMs: number };
   };
+  signUpLimits: {
+    /** Well-formed sign-ups (made or refused) allowed from one client address per window (then 429). */
+    perAddress: number;
+    windowSeconds: number;
+  };
   bodyLimitBytes: number;
   /** Reports from the browser (./reports.ts): retention, rate limits, read token. */
   reports: ReportsConfig;
@@ -71,6 +76,10 @@ export const DEFAULTS = {
   signInSlowdownAfter: 10,
   signInSlowdownBaseMs: 250,
   signInSlowdownMaxMs: 8_000,
+  // A person signs up once, a household a few times: ten an hour stops a script asking which addresses have an
+  // account (docs/security.md) long before it learns much.
+  signUpsPerAddress: 10,
+  signUpWindowMinutes: 60,
   poolSize: 10,
   hashConcurrency: 2,
   bodyLimitBytes: 64 * 1024,
@@ -117,6 +126,8 @@ export const API_ENVIRONMENT = {
     'failures of an account, from anywhere, after which every attempt on it waits',
     DEFAULTS.signInSlowdownAfter,
   ),
+  SIGN_UPS_PER_ADDRESS: whole('sign-ups per address per window', DEFAULTS.signUpsPerAddress),
+  SIGN_UP_WINDOW_MINUTES: whole('the sign-up limit’s window', DEFAULTS.signUpWindowMinutes),
   REPORTS_MAX_COUNT: whole('reports kept at most', REPORT_DEFAULTS.maxCount),
   REPORTS_MAX_AGE_DAYS: whole('days a report is kept', REPORT_DEFAULTS.maxAgeDays),
   REPORTS_PER_ADDRESS: whole('reports per address per window', REPORT_DEFAULTS.perAddress),
@@ -174,6 +185,10 @@ export function apiConfigFrom(values: ApiEnvironment): ApiConfig {
         baseMs: DEFAULTS.signInSlowdownBaseMs,
         maxMs: DEFAULTS.signInSlowdownMaxMs,
       },
+    },
+    signUpLimits: {
+      perAddress: values.SIGN_UPS_PER_ADDRESS,
+      windowSeconds: values.SIGN_UP_WINDOW_MINUTES * 60,
     },
     bodyLimitBytes: DEFAULTS.bodyLimitBytes,
     reports: {

@@ -15,6 +15,8 @@ export class HttpError extends Error {
     readonly statusCode: number,
     message: string,
     readonly headers: Record<string, string> = {},
+    /** The form field the message is about (the page shows it under that field). */
+    readonly field?: string,
   ) {
     super(message);
   }
@@ -83,12 +85,7 @@ function validationMessage(
 ): string {
   const part = PARTS[context ?? 'body'] ?? 'The request';
   if (!error) return `${part} is not valid.`;
-  const field =
-    error.keyword === 'required'
-      ? String(error.params.missingProperty)
-      : error.keyword === 'additionalProperties'
-        ? String(error.params.additionalProperty)
-        : error.instancePath.replace(/^\//, '').replace(/\//g, '.');
+  const field = fieldOf(error);
   const chosen = chosenMessage(messages, field, error.keyword);
   if (chosen) return chosen;
   if (field === '') return `${part} must be a JSON object.`;
@@ -110,6 +107,15 @@ function validationMessage(
     default:
       return `"${field}" is not valid.`;
   }
+}
+
+/** The dotted path of the field a schema error is about ('' for the body itself). */
+function fieldOf(error: SchemaError): string {
+  return error.keyword === 'required'
+    ? String(error.params.missingProperty)
+    : error.keyword === 'additionalProperties'
+      ? String(error.params.additionalProperty)
+      : error.instancePath.replace(/^\//, '').replace(/\//g, '.');
 }
 
 function chosenMessage(messages: FieldMessages, field: string, keyword: string): string | undefined {
@@ -134,7 +140,10 @@ function chosenMessage(messages: FieldMessages, field: string, keyword: string):
 export function errorAnswers(log: ApiLog, bodyLimitBytes: number) {
   return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof HttpError) {
-      return reply.code(error.statusCode).headers(error.headers).send({ message: error.message });
+      return reply
+        .code(error.statusCode)
+        .headers(error.headers)
+        .send(error.field ? { message: error.message, field: error.field } : { message: error.message });
     }
     const limit = request.routeOptions.bodyLimit ?? bodyLimitBytes;
     const described = describeError(error, request.routeOptions.config?.messages, limit);

@@ -20,8 +20,8 @@ export type LimitName = 'api' | 'image-variants' | 'reports' | 'vitals' | 'repor
  */
 export type SecurityEvent = { address: string } & (
   | {
-      event: 'sign-in.failed' | 'sign-in.refused';
-      /** api/signInLimits.ts accountKey: a digest of the lower-cased email. */
+      event: 'sign-in.failed' | 'sign-in.refused' | 'sign-up.taken' | 'account.deleted';
+      /** api/signInLimits.ts accountKey: a digest of the NFKC lower-cased email. */
       account: string;
     }
   | {
@@ -30,6 +30,8 @@ export type SecurityEvent = { address: string } & (
       origin?: string;
     }
   | { event: 'rate-limited'; limit: LimitName }
+  /** A sign-up refused by the per-address limit (api/signInLimits.ts SignUpLimits). */
+  | { event: 'sign-up.refused' }
   /** A missing or wrong operator token (REPORTS_TOKEN, METRICS_TOKEN): which one, never what was sent. */
   | { event: 'token.refused'; token: 'reports' | 'metrics' }
 );

@@ -71,3 +71,50 @@ export class Passwords {
     );
   }
 }
+
+/** ASVS 5.0 6.2.1: at least 8 characters. */
+export const PASSWORD_MIN = 8;
+/** ASVS 5.0 6.2.1's recommendation, said beside the field. */
+export const PASSWORD_RECOMMENDED = 15;
+/**
+ * The longest new password. ASVS 5.0 6.2.9 asks that at least 64 be allowed; 128 leaves room for any passphrase
+ * and bounds what one argon2id hash reads (the hash's cost is its memory and passes, but a request of 1 MiB of
+ * password is still work for nothing). Sign-in reads up to SIGN_IN_PASSWORD_MAX, for passwords set elsewhere.
+ */
+export const PASSWORD_MAX = 128;
+
+/** The length a person counts: Unicode code points of the NFC form, the form that is hashed. */
+export function passwordLength(password: string): number {
+  return [...password.normalize('NFC')].length;
+}
+
+let common: ReadonlySet<string> | undefined;
+
+/**
+ * ASVS 5.0 6.2.4: a password in the list of common passwords that @zxcvbn-ts/language-common ships (about 49,000,
+ * drawn from breach corpora; compared in lower case, as the list is) is refused. Loaded once, on first use.
+ */
+export async function isCommonPassword(password: string): Promise<boolean> {
+  if (!common) {
+    const { dictionary } = await import('@zxcvbn-ts/language-common');
+    common = new Set(dictionary['passwords-common'] as string[]);
+  }
+  return common.has(password.normalize('NFC').toLowerCase());
+}
+
+/**
+ * What is wrong with a new password, or undefined: its length (ASVS 5.0 6.2.1, 6.2.9) and the common list
+ * (6.2.4). Any Unicode is allowed and no composition rule applies (6.2.5); only text that is not text is refused,
+ * NUL and half a surrogate pair, which would be hashed as something else than what was typed.
+ */
+export async function newPasswordProblem(password: string): Promise<string | undefined> {
+  if (password === '') return 'Enter a password.';
+  if (/[\0\p{Cs}]/u.test(password)) return 'Password must not contain NUL or broken Unicode characters.';
+  const length = passwordLength(password);
+  if (length < PASSWORD_MIN)
+    return `Password must be at least ${PASSWORD_MIN} characters (${PASSWORD_RECOMMENDED} or more is better).`;
+  if (length > PASSWORD_MAX) return `Password must be at most ${PASSWORD_MAX} characters.`;
+  if (await isCommonPassword(password))
+    return 'This password is in a list of common or breached passwords. Choose another one.';
+  return undefined;
+}

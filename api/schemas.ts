@@ -9,7 +9,7 @@ export const errorBody = {
   type: 'object',
   required: ['message'],
   additionalProperties: false,
-  properties: { message: { type: 'string' } },
+  properties: { message: { type: 'string' }, field: { type: 'string' } },
 } as const;
 
 const publicUser = {

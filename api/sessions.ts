@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import type { ApiConfig } from './config.ts';
 import type { Database, User } from './database/schema.ts';
 
@@ -30,10 +30,16 @@ export class Sessions {
    * transaction (a fresh id at every sign-in: no fixation), as do the user's oldest sessions beyond
    * the cap and the user's expired ones.
    */
-  async start(userId: string, previousToken: string | undefined): Promise<string> {
+  async start(
+    userId: string,
+    previousToken: string | undefined,
+    inTransaction?: Transaction<Database>,
+  ): Promise<string> {
     const token = randomBytes(32).toString('base64url');
     const now = new Date(this.now());
-    await this.db.transaction().execute(async (tx) => {
+    const run = <T>(work: (tx: Transaction<Database>) => Promise<T>) =>
+      inTransaction ? work(inTransaction) : this.db.transaction().execute(work);
+    await run(async (tx) => {
       if (previousToken !== undefined && TOKEN.test(previousToken)) {
         await tx.deleteFrom('sessions').where('idHash', '=', digest(previousToken)).execute();
       }
@@ -98,6 +104,21 @@ export class Sessions {
       .where('idHash', '=', token !== undefined && TOKEN.test(token) ? digest(token) : '')
       .where('expiresAt', '>', now)
       .where('lastSeenAt', '>', this.idleCutoff(now));
+  }
+
+  /** Ends every session of the user but the one of `keepToken` (a password change: docs/accounts.md). */
+  async endOthers(
+    userId: string,
+    keepToken: string | undefined,
+    db: Kysely<Database> = this.db,
+  ): Promise<number> {
+    const keep = keepToken !== undefined && TOKEN.test(keepToken) ? digest(keepToken) : '';
+    const result = await db
+      .deleteFrom('sessions')
+      .where('userId', '=', userId)
+      .where('idHash', '<>', keep)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
   }
 
   async end(token: string | undefined): Promise<void> {

@@ -95,4 +95,40 @@ async function consume(limit: DatabaseLimit, key: string): Promise<void> {
  * An account's key: a digest of its lower-cased email, the same for an account that exists and one that does
  * not (keys are varchar(255); an email may be 254 characters of any script). Also what security events name.
  */
-export const accountKey = (email: string) => digestKey(email.toLowerCase());
+export const accountKey = (email: string) => digestKey(email.normalize('NFKC').toLowerCase());
+
+/** A refused sign-up: wait this long before the next. */
+export class TooManySignUps extends TooManyAttempts {
+  constructor(retryAfterSeconds: number) {
+    super(retryAfterSeconds);
+    const minutes = Math.ceil(retryAfterSeconds / 60);
+    this.message = `Too many sign-ups from your network. Please wait ${minutes} ${minutes === 1 ? 'minute' : 'minutes'} and try again.`;
+  }
+}
+
+/**
+ * Sign-ups per client address, in the database like the sign-in limits (every process shares the count):
+ * `perAddress` well-formed sign-ups per window, made or refused, then 429. A person makes one account; a
+ * household or an office behind one address a few; a script asking which addresses have an account (a taken
+ * one answers 409, see docs/security.md) or making accounts in bulk is stopped after `perAddress`.
+ */
+export class SignUpLimits {
+  private readonly byAddress: DatabaseLimit;
+
+  constructor(db: Kysely<Database>, config: ApiConfig['signUpLimits']) {
+    this.byAddress = databaseLimit(db, {
+      keyPrefix: 'sgup',
+      points: config.perAddress,
+      duration: config.windowSeconds,
+    });
+  }
+
+  async take(address: string): Promise<void> {
+    try {
+      await this.byAddress.consume(address);
+    } catch (error) {
+      if (error instanceof RateLimited) throw new TooManySignUps(error.retryAfterSeconds);
+      throw error;
+    }
+  }
+}

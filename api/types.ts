@@ -39,6 +39,8 @@ export interface Campaign extends CampaignSummary {
 
 export interface ApiErrorBody {
   message: string;
+  /** The request field the message is about, when it is about one (a form shows it under that field). */
+  field?: string;
 }
 
 // Request and response envelopes, one per endpoint.

@@ -1,6 +1,9 @@
 import { verify } from '@node-rs/argon2';
-import { type Kysely, sql } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
+import { createAccount } from '../accountRules.ts';
+import { HttpError } from '../errors.ts';
 import seed from '../fixtures/seed.json' with { type: 'json' };
+import type { Database } from './schema.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: written with the tables' SQL names, like the migrations, so that it does not depend on the plugins of the caller's Kysely.
 type AnyDb = Kysely<any>;
@@ -8,53 +11,61 @@ type AnyDb = Kysely<any>;
 /**
  * Writes the demo accounts and campaigns of api/fixtures/seed.json (whose passwords the README publishes) into a
  * database that has no accounts yet, and says whether it did. Run after migrating, and only when DEMO_DATA asks
- * (the embedded database's default; never a DATABASE_URL one unless DEMO_DATA=1). Idempotent: a database with any
- * account is left alone, so a demo campaign someone deleted stays deleted, and processes starting together on one
- * PostgreSQL insert with `on conflict do nothing`. One transaction: accounts never without their campaigns.
+ * (the embedded database's default; never a DATABASE_URL one unless DEMO_DATA=1). The accounts are made by
+ * createAccount (../accounts.ts), the code a person's sign-up runs: the same checks, normalisation and argon2id
+ * hash. Idempotent: a database with any account is left alone, so a demo campaign someone deleted stays deleted,
+ * and processes starting together on one PostgreSQL make the accounts once (the email's unique index refuses the
+ * second, and its transaction writes nothing). One transaction: accounts never without their campaigns.
  */
-export async function writeDemoData(db: AnyDb): Promise<boolean> {
-  const raw = db.withoutPlugins();
-  return raw.transaction().execute(async (trx) => {
-    const someone = await trx.selectFrom('users').select('id').limit(1).executeTakeFirst();
-    if (someone) return false;
-    await trx
-      .insertInto('users')
-      .values(
-        seed.users.map((user) => ({
-          id: user.id,
-          email: user.email,
-          display_name: user.displayName,
-          password_hash: user.passwordHash,
-        })),
-      )
-      .onConflict((oc) => oc.doNothing())
-      .execute();
-    await trx
-      .insertInto('campaigns')
-      .values(
-        seed.campaigns.map((c) => ({
-          id: c.id,
-          title: c.title,
-          summary: c.summary,
-          description: c.description,
-          status: c.status,
-          goal: c.goal,
-          raised: c.raised,
-          owner_id: c.ownerId,
-          featured: c.featured,
-          image: c.image,
-          starts_on: c.startsOn,
-          ends_on: c.endsOn,
-        })),
-      )
-      .onConflict((oc) => oc.doNothing())
-      .execute();
-    return true;
-  });
+export async function writeDemoData(db: Kysely<Database>): Promise<boolean> {
+  try {
+    return await db.transaction().execute(async (trx) => {
+      const someone = await trx.selectFrom('users').select('id').limit(1).executeTakeFirst();
+      if (someone) return false;
+      await writeDemoAccounts(trx);
+      await (trx.withoutPlugins() as unknown as AnyDb)
+        .insertInto('campaigns')
+        .values(
+          seed.campaigns.map((c) => ({
+            id: c.id,
+            title: c.title,
+            summary: c.summary,
+            description: c.description,
+            status: c.status,
+            goal: c.goal,
+            raised: c.raised,
+            owner_id: c.ownerId,
+            featured: c.featured,
+            image: c.image,
+            starts_on: c.startsOn,
+            ends_on: c.endsOn,
+          })),
+        )
+        .onConflict((oc) => oc.doNothing())
+        .execute();
+      return true;
+    });
+  } catch (error) {
+    // Another process wrote them first (its accounts' emails are taken): nothing to do.
+    if (error instanceof HttpError && error.statusCode === 409) return false;
+    throw error;
+  }
+}
+
+/** The seed's accounts, through the sign-up's own createAccount, with the seed's ids (its campaigns name them). */
+export async function writeDemoAccounts(trx: Transaction<Database>): Promise<void> {
+  for (const user of seed.users) {
+    await createAccount(trx, {
+      id: user.id,
+      email: user.email,
+      displayName: user.displayName,
+      password: user.password,
+    });
+  }
 }
 
 /** The demo accounts' passwords, as the README publishes them beside the emails. */
-export const PUBLISHED_PASSWORDS: readonly string[] = ['demo-password', 'sam-password'];
+export const PUBLISHED_PASSWORDS: readonly string[] = seed.users.map((user) => user.password);
 
 /** An account anyone can sign in to: it still takes a password the README publishes. */
 export interface PublishedAccount {
@@ -83,7 +94,7 @@ export async function publishedAccounts(db: AnyDb): Promise<PublishedAccount[]> 
           seed.users.map((user) => user.id),
         ),
         eb(
-          sql`lower(email)`,
+          'email_key',
           'in',
           seed.users.map((user) => user.email.toLowerCase()),
         ),

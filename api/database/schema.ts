@@ -8,6 +8,8 @@ import type { CampaignStatus } from '../types.ts';
 export interface UsersTable {
   id: string;
   email: string;
+  /** The email's NFKC lower-case form (api/accounts.ts's emailKey), unique: what an address is compared by. */
+  emailKey: string;
   displayName: string;
   /** A PHC string, `$argon2id$v=19$m=…,t=…,p=…$salt$hash`; anything else matches no password. */
   passwordHash: string;

@@ -40,8 +40,20 @@ try {
   await database.db
     .insertInto('users')
     .values([
-      { id: 'bench-argon', email: 'argon@example.com', displayName: 'Argon', passwordHash: made },
-      { id: 'bench-legacy', email: 'legacy@example.com', displayName: 'Legacy', passwordHash: OLD_SCRYPT },
+      {
+        id: 'bench-argon',
+        email: 'argon@example.com',
+        emailKey: 'argon@example.com',
+        displayName: 'Argon',
+        passwordHash: made,
+      },
+      {
+        id: 'bench-legacy',
+        email: 'legacy@example.com',
+        emailKey: 'legacy@example.com',
+        displayName: 'Legacy',
+        passwordHash: OLD_SCRYPT,
+      },
     ])
     .execute();
   await database.close();

@@ -26,6 +26,7 @@ describe.each(backends())('refused sign-ins on %s', (kind) => {
       .values({
         id: 'u-other',
         email: 'other@example.com',
+        emailKey: 'other@example.com',
         displayName: 'Other',
         passwordHash: await new Passwords().hash('other-password'),
       })

@@ -20,8 +20,10 @@ describe('the demo data', { timeout: 60_000 }, () => {
     );
   /** An account outside the seed, with a hash of `password` made now (not one of the seed's). */
   const addAccount = async (id: string, password: string) =>
-    sql`insert into users (id, email, display_name, password_hash)
-        values (${id}, ${`${id}@example.org`}, ${id}, ${await hash(password, OWASP_ARGON2ID)})`.execute(db());
+    sql`insert into users (id, email, email_key, display_name, password_hash)
+        values (${id}, ${`${id}@example.org`}, ${`${id}@example.org`}, ${id}, ${await hash(password, OWASP_ARGON2ID)})`.execute(
+      db(),
+    );
   beforeEach(async () => {
     await resetDatabase(database());
   });

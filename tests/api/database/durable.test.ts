@@ -50,7 +50,13 @@ describe('the embedded database on a folder', { timeout: 120_000 }, () => {
     try {
       await database.db
         .insertInto('users')
-        .values({ id: 'durable', email: 'durable@example.com', displayName: 'D', passwordHash: 'x' })
+        .values({
+          id: 'durable',
+          email: 'durable@example.com',
+          emailKey: 'durable@example.com',
+          displayName: 'D',
+          passwordHash: 'x',
+        })
         .execute();
       expect(synced.length).toBeGreaterThan(0);
       expect(synced.every(Boolean)).toBe(true);

@@ -160,6 +160,7 @@ describe.each(backends())('migrating and the demo data on %s', { timeout: 180_00
       .values({
         id: 'owner',
         email: 'owner@campaigns.example',
+        emailKey: 'owner@campaigns.example',
         displayName: 'Owner',
         passwordHash: await new Passwords().hash('a password of their own'),
       })

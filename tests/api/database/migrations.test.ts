@@ -47,6 +47,7 @@ const CREATED = [
   ['reports_received_idx', '0003_reports'],
   ['rate_limits', '0004_rate_limits'],
   ['request_limits', '0006_request_limits'],
+  ['users_email_key', '0007_accounts'],
 ] as const;
 
 describe('the migrations, statement by statement', { timeout: 120_000 }, () => {
@@ -85,6 +86,10 @@ describe('the migrations, statement by statement', { timeout: 120_000 }, () => {
   it('fail a step down whose object is gone, and then step down to nothing once it is back', async () => {
     // What each step down needs, taken away (and given back) to make that step fail.
     const breaks: Record<string, { take: () => Promise<unknown>; give: () => Promise<unknown> }> = {
+      '0007_accounts': {
+        take: () => sql`alter index users_email_key rename to users_email_key_away`.execute(db),
+        give: () => sql`alter index users_email_key_away rename to users_email_key`.execute(db),
+      },
       '0006_request_limits': {
         take: () => sql`alter table request_limits rename to request_limits_away`.execute(db),
         give: () => sql`alter table request_limits_away rename to request_limits`.execute(db),
@@ -149,6 +154,7 @@ function seedUser(id: string, passwordHash: string) {
   return {
     id,
     email: `${id}@example.com`,
+    email_key: `${id}@example.com`,
     password_hash: passwordHash,
     display_name: id,
     created_at: new Date(0).toISOString(),

@@ -56,7 +56,7 @@ const EXPECTED_COLUMNS = {
   rate_limits: ['expire', 'key', 'points'],
   request_limits: ['expire', 'key', 'points'],
   sessions: ['created_at', 'expires_at', 'id_hash', 'last_seen_at', 'user_id'],
-  users: ['created_at', 'display_name', 'email', 'id', 'password_hash'],
+  users: ['created_at', 'display_name', 'email', 'email_key', 'id', 'password_hash'],
 };
 
 describe.each(backends())('migrations on %s', { timeout: 60_000 }, (kind) => {
@@ -82,6 +82,7 @@ describe.each(backends())('migrations on %s', { timeout: 60_000 }, (kind) => {
       '0004_rate_limits',
       '0005_argon2id_seed_hashes',
       '0006_request_limits',
+      '0007_accounts',
     ]);
   });
 
@@ -101,7 +102,13 @@ describe.each(backends())('migrations on %s', { timeout: 60_000 }, (kind) => {
     await expect(
       db
         .insertInto('users')
-        .values({ id: 'u9', email: 'DEMO@example.com', displayName: 'X', passwordHash: 'x' })
+        .values({
+          id: 'u9',
+          email: 'DEMO@example.com',
+          emailKey: 'demo@example.com',
+          displayName: 'X',
+          passwordHash: 'x',
+        })
         .execute(),
     ).rejects.toThrow(/unique|duplicate/i);
     await expect(
