@@ -9,7 +9,16 @@ import { serializeInlineJson } from '../core/payload.ts';
 import type { Accounts } from './accounts.ts';
 
 /** The paths a form posts to (the page it is on, for sign-in: its `redirect` query comes along). */
-export const FORM_PATHS = { login: '/login', logout: '/logout', profile: '/profile' } as const;
+export const FORM_PATHS = {
+  login: '/login',
+  logout: '/logout',
+  profile: '/profile',
+  password: '/profile/password',
+  deleteAccount: '/profile/delete',
+} as const;
+
+/** The query that puts `/login` in its sign-up mode (and its form's post through the sign-up). */
+export const SIGN_UP_QUERY = 'mode=signup';
 
 /** The only encoding the form routes take: what a browser's form sends without `enctype`. */
 export const FORM_TYPE = 'application/x-www-form-urlencoded';
@@ -41,13 +50,20 @@ export function fillLoginTemplate(template: string, state: FormState): string {
   return template
     .replaceAll(FORM_PLACEHOLDERS.error, () => escapeHtml(state.error))
     .replaceAll(FORM_PLACEHOLDERS.email, () => escapeHtml(state.email))
+    .replaceAll(FORM_PLACEHOLDERS.displayName, () => escapeHtml(state.displayName ?? ''))
+    .replaceAll(FORM_PLACEHOLDERS.field, () => escapeHtml(state.field ?? ''))
     .replace('</body>', () => `${block}</body>`);
 }
 
-/** The failure page when there is no build to take the template from (`vite dev`). */
-export function plainFailure(state: FormState): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign in</title></head><body><p role="alert">${escapeHtml(state.error)}</p><p><a href="${FORM_PATHS.login}">Back to sign in</a></p></body></html>`;
+/** The failure page when there is no build to take the template from (`vite dev`), or for a profile form. */
+export function plainFailure(
+  state: Pick<FormState, 'error'>,
+  back: { href: string; label: string } = SIGN_IN_BACK,
+): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(back.label)}</title></head><body><p role="alert">${escapeHtml(state.error)}</p><p><a href="${escapeHtml(back.href)}">${escapeHtml(back.label)}</a></p></body></html>`;
 }
+
+const SIGN_IN_BACK = { href: FORM_PATHS.login, label: 'Back to sign in' };
 
 /**
  * The app shell (`200.html`, what a page that is not prerendered gets, `/profile` say) for a signed-in visitor
@@ -70,6 +86,19 @@ export async function shellForSignedIn(
     `<label for="noscript-name">Display name</label>`,
     `<input id="noscript-name" name="displayName" autocomplete="nickname" maxlength="120" value="${escapeHtml(user.displayName)}">`,
     `<button type="submit">Save changes</button>`,
+    `</form>`,
+    `<form method="post" action="${FORM_PATHS.password}">`,
+    `<input type="hidden" name="username" autocomplete="username" value="${escapeHtml(user.email)}">`,
+    `<label for="noscript-current">Current password</label>`,
+    `<input id="noscript-current" type="password" name="currentPassword" autocomplete="current-password" required>`,
+    `<label for="noscript-new">New password</label>`,
+    `<input id="noscript-new" type="password" name="newPassword" autocomplete="new-password" minlength="8" maxlength="128" required>`,
+    `<button type="submit">Change password</button>`,
+    `</form>`,
+    `<form method="post" action="${FORM_PATHS.deleteAccount}">`,
+    `<label for="noscript-delete">Password, to delete your account</label>`,
+    `<input id="noscript-delete" type="password" name="password" autocomplete="current-password" required>`,
+    `<button type="submit">Delete account</button>`,
     `</form>`,
     `<form method="post" action="${FORM_PATHS.logout}"><button type="submit">Sign out</button></form>`,
     `</div>`,

@@ -139,3 +139,42 @@ export const profileUpdateBody = {
   // The real limit (core/limits.ts, once trimmed) is checked after trimming; this bounds the input.
   properties: { displayName: { type: 'string', maxLength: DISPLAY_NAME_INPUT_MAX } },
 } as const;
+
+/**
+ * The account forms' bodies (`POST /api/account`, `PUT /api/account/password`, `DELETE /api/account`). The
+ * bounds here only cap what is read; the real rules (lengths in characters once normalised, the email's shape,
+ * the common passwords) are ../accountRules.ts's, the same for the JSON routes and the HTML forms, with a
+ * message by field.
+ */
+const accountText = { type: 'string', maxLength: 2048 } as const;
+
+export const signUpBody = {
+  type: 'object',
+  required: ['email', 'displayName', 'password'],
+  additionalProperties: false,
+  properties: { email: accountText, displayName: accountText, password: accountText },
+} as const;
+
+export const signUpResponse = {
+  201: {
+    type: 'object',
+    required: ['user'],
+    additionalProperties: false,
+    properties: { user: publicUser },
+  },
+  ...errors,
+} as const;
+
+export const passwordChangeBody = {
+  type: 'object',
+  required: ['currentPassword', 'newPassword'],
+  additionalProperties: false,
+  properties: { currentPassword: accountText, newPassword: accountText },
+} as const;
+
+export const accountDeleteBody = {
+  type: 'object',
+  required: ['password'],
+  additionalProperties: false,
+  properties: { password: accountText },
+} as const;

@@ -66,6 +66,24 @@ export interface ProfileResponse {
 export interface ProfileUpdateRequest {
   displayName: string;
 }
+/** `POST /api/account`: a new account, signed in (201, with the session cookie). */
+export interface SignUpRequest {
+  email: string;
+  displayName: string;
+  password: string;
+}
+export interface SignUpResponse {
+  user: PublicUser;
+}
+/** `PUT /api/account/password` (204): every other session of the account ends. */
+export interface PasswordChangeRequest {
+  currentPassword: string;
+  newPassword: string;
+}
+/** `DELETE /api/account` (204): the account, its sessions and its drafts and finished campaigns. */
+export interface AccountDeleteRequest {
+  password: string;
+}
 
 // --- Reports from the browser (POST /api/reports; api/reports.ts) ---
 

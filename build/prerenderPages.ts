@@ -188,6 +188,7 @@ export function prerenderPages({ entry, renderPlugins = [] }: PrerenderOptions):
         });
         const pages: { path: string; page: RenderedPage }[] = [];
         let failedLogin: RenderedPage | undefined;
+        let failedSignUp: RenderedPage | undefined;
         // A Vite server without HTTP, only for its module runner: TSX, the icon bundle and the page chunks'
         // dynamic imports work as in the app; dependencies load from node_modules as they are.
         const vite = await createViteServer({
@@ -209,6 +210,13 @@ export function prerenderPages({ entry, renderPlugins = [] }: PrerenderOptions):
               error: FORM_PLACEHOLDERS.error,
               email: FORM_PLACEHOLDERS.email,
             });
+            failedSignUp = await renderer.renderPage('/login', buildId, {
+              form: 'signup',
+              error: FORM_PLACEHOLDERS.error,
+              email: FORM_PLACEHOLDERS.email,
+              displayName: FORM_PLACEHOLDERS.displayName,
+              field: FORM_PLACEHOLDERS.field,
+            });
           });
         } finally {
           await vite.close();
@@ -227,12 +235,16 @@ export function prerenderPages({ entry, renderPlugins = [] }: PrerenderOptions):
         }
         // What the server answers a failed sign-in posted as a form with (api/forms.ts): `/login` with the
         // message and the email as placeholders. In a dot folder, so it is never served as a file.
-        if (failedLogin) {
-          const file = join(outDir, FORM_TEMPLATE_DIR, 'login.html');
+        for (const [name, failed] of [
+          ['login', failedLogin],
+          ['signup', failedSignUp],
+        ] as const) {
+          if (!failed) continue;
+          const file = join(outDir, FORM_TEMPLATE_DIR, `${name}.html`);
           await mkdir(dirname(file), { recursive: true });
-          const preload = chunkFiles(manifest, failedLogin.route);
-          const colorMode = forcedColorModeOf(failedLogin.route);
-          const html = renderDocument(shell, { ...failedLogin, preload, colorMode }, base);
+          const preload = chunkFiles(manifest, failed.route);
+          const colorMode = forcedColorModeOf(failed.route);
+          const html = renderDocument(shell, { ...failed, preload, colorMode }, base);
           await writeFile(file, arrangeForFirstPaint(html, styles));
         }
         const metaFile = join(outDir, BUILDS, 'meta', `${buildId}.json`);

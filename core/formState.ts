@@ -6,10 +6,14 @@
  */
 
 export interface FormState {
-  /** Which form failed. */
-  readonly form: 'login';
+  /** Which form failed: the sign-in or the sign-up mode of `/login`. */
+  readonly form: 'login' | 'signup';
   readonly error: string;
   readonly email: string;
+  /** What was typed as the display name (sign-up). */
+  readonly displayName?: string;
+  /** The field the message is about, when it is about one: the page shows it under that field. */
+  readonly field?: string;
 }
 
 /** The id of the JSON block. */
@@ -20,14 +24,26 @@ export const FORM_STATE_ID = '__CAMPAIGN_FORM__';
  * (`dist/.forms/login.html`); the server replaces them, HTML-escaped. Plain ASCII that React's escaping
  * leaves alone.
  */
-export const FORM_PLACEHOLDERS = { error: '@@form-error@@', email: '@@form-email@@' } as const;
+export const FORM_PLACEHOLDERS = {
+  error: '@@form-error@@',
+  email: '@@form-email@@',
+  displayName: '@@form-display-name@@',
+  field: '@@form-field@@',
+} as const;
 
 /** The build's path of the failure template of a form page (a dotfile folder: never served as a file). */
 export const FORM_TEMPLATE_DIR = '.forms';
 
 export function parseFormState(raw: unknown): FormState | null {
   if (typeof raw !== 'object' || raw === null) return null;
-  const { form, error, email } = raw as Record<string, unknown>;
-  if (form !== 'login' || typeof error !== 'string' || typeof email !== 'string') return null;
-  return { form, error, email };
+  const { form, error, email, displayName, field } = raw as Record<string, unknown>;
+  if ((form !== 'login' && form !== 'signup') || typeof error !== 'string' || typeof email !== 'string')
+    return null;
+  return {
+    form,
+    error,
+    email,
+    ...(typeof displayName === 'string' ? { displayName } : {}),
+    ...(typeof field === 'string' && field !== '' ? { field } : {}),
+  };
 }

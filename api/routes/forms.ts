@@ -15,6 +15,7 @@ import fastifyCookie from '@fastify/cookie';
 import type { FastifyError, FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { FormState } from '../../core/formState.ts';
 import { DEFAULT_RETURN_TO, RETURN_TO_PARAM, safeReturnTo } from '../../core/returnTo.ts';
+import { DISPLAY_NAME_INPUT_MAX } from '../accountRules.ts';
 import { type Accounts, EMAIL_MAX } from '../accounts.ts';
 import { limitKey } from '../clientAddress.ts';
 import { HttpError } from '../errors.ts';
@@ -25,6 +26,7 @@ import {
   fillLoginTemplate,
   parseFormBody,
   plainFailure,
+  SIGN_UP_QUERY,
 } from '../forms.ts';
 import { loggable, loggablePath } from '../logSafe.ts';
 import { sessionCookie } from './context.ts';
@@ -38,6 +40,8 @@ export interface FormsPluginOptions {
    * there is no build (`vite dev`): the failure is then a plain page with the message and a link back.
    */
   loginTemplate: () => Promise<string | undefined>;
+  /** The same for the sign-up mode of `/login` (`?mode=signup`); undefined: the plain page. */
+  signUpTemplate?: () => Promise<string | undefined>;
   log?: Pick<Console, 'error'>;
 }
 
@@ -85,11 +89,29 @@ export const formsPlugin: FastifyPluginAsync<FormsPluginOptions> = async (app, o
       const fields = (request.body ?? {}) as FormFields;
       // What was typed comes back, never the password; an address longer than any real one is not echoed.
       const email = typeof fields.email === 'string' && fields.email.length <= EMAIL_MAX ? fields.email : '';
+      const field = known && error.field ? { field: error.field } : {};
+      if (isSignUp(request.query)) {
+        const displayName =
+          typeof fields.displayName === 'string' && fields.displayName.length <= DISPLAY_NAME_INPUT_MAX
+            ? fields.displayName
+            : '';
+        const state: FormState = { form: 'signup', error: message, email, displayName, ...field };
+        const template = await options.signUpTemplate?.();
+        return reply
+          .type('text/html; charset=utf-8')
+          .send(template ? fillLoginTemplate(template, state) : plainFailure(state, SIGN_UP_BACK));
+      }
       const state: FormState = { form: 'login', error: message, email };
       const template = await options.loginTemplate();
       return reply
         .type('text/html; charset=utf-8')
         .send(template ? fillLoginTemplate(template, state) : plainFailure(state));
+    }
+    if (path?.startsWith(FORM_PATHS.profile)) {
+      reply.type('text/html; charset=utf-8');
+      return reply.send(
+        plainFailure({ error: message }, { href: FORM_PATHS.profile, label: 'Back to your profile' }),
+      );
     }
     return reply.type('text/plain; charset=utf-8').send(message);
   });
@@ -104,12 +126,19 @@ export const formsPlugin: FastifyPluginAsync<FormsPluginOptions> = async (app, o
       { bodyLimit: bodyLimitBytes },
       async (request, reply) => {
         const fields = request.body ?? {};
-        const { token } = await accounts.signIn({
-          email: fields.email,
-          password: fields.password,
+        const given = {
           address: limitKey(request.ip),
           previousToken: cookie.read(request),
-        });
+        };
+        // The sign-up mode of the page posts to its own URL too: `?mode=signup` says which form it is.
+        const { token } = isSignUp(request.query)
+          ? await accounts.signUp({
+              email: fields.email,
+              displayName: fields.displayName,
+              password: fields.password,
+              ...given,
+            })
+          : await accounts.signIn({ email: fields.email, password: fields.password, ...given });
         cookie.set(reply, token, accounts.sessionSeconds);
         const requested = request.query[RETURN_TO_PARAM];
         return seeOther(reply, safeReturnTo(typeof requested === 'string' ? requested : DEFAULT_RETURN_TO));
@@ -131,4 +160,34 @@ export const formsPlugin: FastifyPluginAsync<FormsPluginOptions> = async (app, o
       return seeOther(reply, FORM_PATHS.profile);
     });
   }
+
+  for (const url of bothWays(FORM_PATHS.password)) {
+    app.post<{ Body: FormFields }>(url, { bodyLimit: bodyLimitBytes }, async (request, reply) => {
+      await accounts.changePassword({
+        token: cookie.read(request),
+        currentPassword: request.body?.currentPassword,
+        newPassword: request.body?.newPassword,
+        address: limitKey(request.ip),
+      });
+      return seeOther(reply, `${FORM_PATHS.profile}?password=changed`);
+    });
+  }
+
+  for (const url of bothWays(FORM_PATHS.deleteAccount)) {
+    app.post<{ Body: FormFields }>(url, { bodyLimit: bodyLimitBytes }, async (request, reply) => {
+      await accounts.deleteAccount({
+        token: cookie.read(request),
+        password: request.body?.password,
+        address: limitKey(request.ip),
+      });
+      cookie.set(reply, '', 0);
+      return seeOther(reply, '/');
+    });
+  }
 };
+
+const SIGN_UP_BACK = { href: `${FORM_PATHS.login}?${SIGN_UP_QUERY}`, label: 'Back to sign up' };
+
+function isSignUp(query: unknown): boolean {
+  return (query as Record<string, unknown> | undefined)?.mode === 'signup';
+}

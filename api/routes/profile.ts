@@ -1,9 +1,19 @@
-/** `/api/profile`: the signed-in user's profile (GET) and its display name (PATCH), over ../accounts.ts. */
+/**
+ * `/api/profile`: the signed-in user's profile (GET) and its display name (PATCH); `/api/account`: its password
+ * (PUT `/api/account/password`) and its deletion (DELETE). Over ../accounts.ts, as the HTML forms are.
+ */
 import type { FastifyPluginAsync } from 'fastify';
 import { publicUser } from '../accounts.ts';
+import { limitKey } from '../clientAddress.ts';
 import * as schemas from '../schemas.ts';
-import type { ProfileResponse, ProfileUpdateRequest } from '../types.ts';
+import type {
+  AccountDeleteRequest,
+  PasswordChangeRequest,
+  ProfileResponse,
+  ProfileUpdateRequest,
+} from '../types.ts';
 import { type RouteContext, sessionCookie } from './context.ts';
+import { accountMessages } from './session.ts';
 
 const nameRequired = 'Display name is required and must be text.';
 
@@ -27,6 +37,40 @@ export const profileRoutes: FastifyPluginAsync<RouteContext> = async (app, { acc
     async (request): Promise<ProfileResponse> => {
       const updated = await accounts.saveProfile(cookie.read(request), request.body.displayName);
       return { profile: publicUser(updated) };
+    },
+  );
+
+  app.put<{ Body: PasswordChangeRequest }>(
+    '/account/password',
+    {
+      schema: { body: schemas.passwordChangeBody, response: schemas.noContent },
+      config: { messages: accountMessages },
+    },
+    async (request, reply) => {
+      await accounts.changePassword({
+        token: cookie.read(request),
+        currentPassword: request.body.currentPassword,
+        newPassword: request.body.newPassword,
+        address: limitKey(request.ip),
+      });
+      return reply.code(204).send();
+    },
+  );
+
+  app.delete<{ Body: AccountDeleteRequest }>(
+    '/account',
+    {
+      schema: { body: schemas.accountDeleteBody, response: schemas.noContent },
+      config: { messages: accountMessages },
+    },
+    async (request, reply) => {
+      await accounts.deleteAccount({
+        token: cookie.read(request),
+        password: request.body.password,
+        address: limitKey(request.ip),
+      });
+      cookie.set(reply, '', 0);
+      return reply.code(204).send();
     },
   );
 };

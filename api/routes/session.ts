@@ -1,16 +1,34 @@
-/** `/api/session`: who is signed in (GET), signing in (POST) and out (DELETE), over ../accounts.ts. */
+/**
+ * `/api/session`: who is signed in (GET), signing in (POST) and out (DELETE); `POST /api/account`: signing up,
+ * signed in at once. Over ../accounts.ts, as the HTML forms (./forms.ts) are.
+ */
 import type { FastifyPluginAsync } from 'fastify';
 import { CREDENTIALS_REQUIRED, publicUser } from '../accounts.ts';
 import { limitKey } from '../clientAddress.ts';
 import type { FieldMessages } from '../errors.ts';
 import * as schemas from '../schemas.ts';
-import type { SessionResponse, SignInRequest, SignInResponse } from '../types.ts';
+import type {
+  SessionResponse,
+  SignInRequest,
+  SignInResponse,
+  SignUpRequest,
+  SignUpResponse,
+} from '../types.ts';
 import { type RouteContext, sessionCookie } from './context.ts';
 
 const required = CREDENTIALS_REQUIRED;
 const signInMessages: FieldMessages = {
   email: { required, type: required, minLength: required },
   password: { required, type: required, minLength: required },
+};
+
+/** The account forms' fields (./profile.ts's too), by the message a missing or oversized one gets. */
+export const accountMessages: FieldMessages = {
+  email: { '*': 'Enter an email address like name@example.com.' },
+  displayName: { '*': 'Display name is required and must be text.' },
+  password: { '*': 'Enter a password of at most 128 characters.' },
+  currentPassword: { '*': 'Enter your current password.' },
+  newPassword: { '*': 'Enter a new password of at most 128 characters.' },
 };
 
 export const sessionRoutes: FastifyPluginAsync<RouteContext> = async (app, { accounts, config }) => {
@@ -39,6 +57,26 @@ export const sessionRoutes: FastifyPluginAsync<RouteContext> = async (app, { acc
         previousToken: cookie.read(request),
       });
       cookie.set(reply, token, config.sessions.absoluteSeconds);
+      return { user: publicUser(user) };
+    },
+  );
+
+  app.post<{ Body: SignUpRequest }>(
+    '/account',
+    {
+      schema: { body: schemas.signUpBody, response: schemas.signUpResponse },
+      config: { messages: accountMessages },
+    },
+    async (request, reply): Promise<SignUpResponse> => {
+      const { user, token } = await accounts.signUp({
+        email: request.body.email,
+        displayName: request.body.displayName,
+        password: request.body.password,
+        address: limitKey(request.ip),
+        previousToken: cookie.read(request),
+      });
+      cookie.set(reply, token, config.sessions.absoluteSeconds);
+      reply.code(201);
       return { user: publicUser(user) };
     },
   );

@@ -24,6 +24,8 @@ export interface DemoApiAdapterOptions {
   log: ApiLog;
   /** The failure template of `/login` for the form routes (api/forms.ts). */
   loginTemplate: () => Promise<string | undefined>;
+  /** The same for its sign-up mode (`/login?mode=signup`). */
+  signUpTemplate?: () => Promise<string | undefined>;
   /** Receives the accounts the routes share (the server renders the no-JavaScript shell with them). */
   onAccounts?: (accounts: Accounts) => void;
   /** The open, migrated database; whoever opened it closes it. */
@@ -40,6 +42,7 @@ export const demoApiAdapter: FastifyPluginAsync<DemoApiAdapterOptions> = async (
     accounts,
     bodyLimitBytes: config.bodyLimitBytes,
     loginTemplate: options.loginTemplate,
+    ...(options.signUpTemplate ? { signUpTemplate: options.signUpTemplate } : {}),
     log: options.log,
   });
 };
@@ -63,6 +66,8 @@ export interface ApiRoutesOptions {
 export const apiRoutes: FastifyPluginAsync<ApiRoutesOptions> = async (app, options) => {
   const loginTemplateFile = path.join(options.distDir, FORM_TEMPLATE_DIR, 'login.html');
   let loginTemplate: Promise<string | undefined> | undefined;
+  const signUpTemplateFile = path.join(options.distDir, FORM_TEMPLATE_DIR, 'signup.html');
+  let signUpTemplate: Promise<string | undefined> | undefined;
   options.sources.databasePool = options.database.pool;
   await app.register(demoApiAdapter, {
     onAccounts: options.onAccounts,
@@ -72,6 +77,10 @@ export const apiRoutes: FastifyPluginAsync<ApiRoutesOptions> = async (app, optio
     loginTemplate: () => {
       loginTemplate ??= readFile(loginTemplateFile, 'utf8').catch(() => undefined);
       return loginTemplate;
+    },
+    signUpTemplate: () => {
+      signUpTemplate ??= readFile(signUpTemplateFile, 'utf8').catch(() => undefined);
+      return signUpTemplate;
     },
   });
 };
