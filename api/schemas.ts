@@ -178,3 +178,23 @@ export const accountDeleteBody = {
   additionalProperties: false,
   properties: { password: accountText },
 } as const;
+
+export const demoAccountsResponse = {
+  200: {
+    type: 'object',
+    required: ['accounts'],
+    additionalProperties: false,
+    properties: {
+      accounts: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['email', 'password'],
+          additionalProperties: false,
+          properties: { email: { type: 'string' }, password: { type: 'string' } },
+        },
+      },
+    },
+  },
+  ...errors,
+} as const;

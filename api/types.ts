@@ -75,6 +75,10 @@ export interface SignUpRequest {
 export interface SignUpResponse {
   user: PublicUser;
 }
+/** `GET /api/demo-accounts`: the demo accounts this database has and their published passwords (none in production). */
+export interface DemoAccountsResponse {
+  accounts: { email: string; password: string }[];
+}
 /** `PUT /api/account/password` (204): every other session of the account ends. */
 export interface PasswordChangeRequest {
   currentPassword: string;

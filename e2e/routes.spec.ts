@@ -43,7 +43,7 @@ test.describe('signed out', () => {
     await expect(page.getByRole('link', { name: 'Skip to content' })).toHaveAttribute('href', '#main');
     await expect(page.getByRole('main')).toHaveAttribute('id', 'main');
     await expect(page.getByRole('contentinfo')).toContainText(
-      'campaign-web — a demo of statechart-driven navigation.',
+      'campaign-web — where neighbours start, follow and fund the projects that make a street better.',
     );
 
     // A first load is a document load: focus stays where the browser put it and nothing is announced.

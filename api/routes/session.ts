@@ -3,11 +3,15 @@
  * signed in at once. Over ../accounts.ts, as the HTML forms (./forms.ts) are.
  */
 import type { FastifyPluginAsync } from 'fastify';
+import { emailKey } from '../accountRules.ts';
 import { CREDENTIALS_REQUIRED, publicUser } from '../accounts.ts';
 import { limitKey } from '../clientAddress.ts';
+import { publishedAccounts } from '../database/demoData.ts';
 import type { FieldMessages } from '../errors.ts';
+import seed from '../fixtures/seed.json' with { type: 'json' };
 import * as schemas from '../schemas.ts';
 import type {
+  DemoAccountsResponse,
   SessionResponse,
   SignInRequest,
   SignInResponse,
@@ -31,7 +35,7 @@ export const accountMessages: FieldMessages = {
   newPassword: { '*': 'Enter a new password of at most 128 characters.' },
 };
 
-export const sessionRoutes: FastifyPluginAsync<RouteContext> = async (app, { accounts, config }) => {
+export const sessionRoutes: FastifyPluginAsync<RouteContext> = async (app, { accounts, config, db }) => {
   const cookie = sessionCookie(accounts, config.secureCookie);
 
   app.get(
@@ -80,6 +84,26 @@ export const sessionRoutes: FastifyPluginAsync<RouteContext> = async (app, { acc
       return { user: publicUser(user) };
     },
   );
+
+  // The demo accounts this database has, for the sign-in page to name (the build prerenders it from this). An
+  // argon2id verify per candidate: kept for a minute, so asking often costs nothing.
+  let demo: { at: number; answer: Promise<DemoAccountsResponse> } | undefined;
+  app.get('/demo-accounts', { schema: { response: schemas.demoAccountsResponse } }, async () => {
+    const at = Date.now();
+    if (!demo || at - demo.at > 60_000) {
+      const answer = publishedAccounts(db).then((accounts) => ({
+        accounts: accounts.flatMap((account) => {
+          const user = seed.users.find((u) => emailKey(u.email) === emailKey(account.email));
+          return user ? [{ email: account.email, password: user.password }] : [];
+        }),
+      }));
+      demo = { at, answer };
+      answer.catch(() => {
+        demo = undefined;
+      });
+    }
+    return demo.answer;
+  });
 
   app.delete('/session', { schema: { response: schemas.noContent } }, async (request, reply) => {
     await accounts.signOut(cookie.read(request));

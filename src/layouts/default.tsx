@@ -27,7 +27,7 @@ const navLink = css({
   display: 'inline-flex',
   alignItems: 'center',
   gap: '1.5',
-  px: '3',
+  px: { base: '2', sm: '3' },
   py: '2',
   borderRadius: 'control',
   fontSize: 'sm',
@@ -37,6 +37,12 @@ const navLink = css({
   _hover: { bg: 'bg.elevated', color: 'fg.highlighted' },
   '&[aria-current=page]': { color: 'primary.text', bg: 'primary.subtle' },
 });
+
+/**
+ * A label beside an icon in the header: read by screen readers always, shown from `sm` up. On a phone (390 px)
+ * the links, the colour-mode control and sign-out keep one row as icons, each still named by its label.
+ */
+const headerLabel = css({ srOnly: { base: true, sm: false } });
 
 /** One link of the main navigation: an icon and its label. */
 function NavItem({
@@ -52,7 +58,7 @@ function NavItem({
     <li>
       <Link to={to} className={navLink}>
         <Icon name={icon} />
-        {label}
+        <span className={headerLabel}>{label}</span>
       </Link>
     </li>
   );
@@ -109,14 +115,14 @@ export function DefaultLayout({ children }: { readonly children: ReactNode }) {
         })}
       >
         <div
-          className={`${container} ${css({ display: 'flex', alignItems: 'center', gap: '2', minH: '16', flexWrap: 'wrap', py: '2' })}`}
+          className={`${container} ${css({ display: 'flex', alignItems: 'center', gap: { base: '1', sm: '2' }, minH: '16', py: '2' })}`}
         >
           <Link to={pathTo('index')} className={brandLink}>
             <span aria-hidden="true" className={brandDot} />
             {config.appName}
           </Link>
           <nav aria-label="Main">
-            <ul className={css({ display: 'flex', gap: '1', alignItems: 'center' })}>
+            <ul className={css({ display: 'flex', gap: { base: '0', sm: '1' }, alignItems: 'center' })}>
               {signedIn ? (
                 <>
                   <NavItem to={pathTo('home')} icon="lucide:house" label="Home" />
@@ -131,7 +137,7 @@ export function DefaultLayout({ children }: { readonly children: ReactNode }) {
           {signedIn ? (
             <SignOutForm className={button({ visual: 'outline', size: 'sm' })}>
               <Icon name="lucide:log-out" />
-              Sign out
+              <span className={headerLabel}>Sign out</span>
             </SignOutForm>
           ) : null}
         </div>
@@ -149,7 +155,10 @@ export function DefaultLayout({ children }: { readonly children: ReactNode }) {
           <div
             className={`${container} ${css({ py: '6', fontSize: 'sm', color: 'fg.muted', display: 'flex', gap: '4', flexWrap: 'wrap', justifyContent: 'space-between' })}`}
           >
-            <p>{config.appName} — a demo of statechart-driven navigation.</p>
+            <p>
+              {config.appName} — where neighbours start, follow and fund the projects that make a street
+              better.
+            </p>
             <Link
               to={pathTo('campaignComponentsInfo')}
               className={css({ color: 'fg.muted', _hover: { color: 'fg.highlighted' } })}

@@ -10,6 +10,8 @@ export class ApiError extends Error {
     readonly statusCode: number,
     message: string,
     readonly kind: 'http' | 'network' | 'timeout' | 'aborted',
+    /** The request field the server's message is about, when it names one (a form shows it there). */
+    readonly field?: string,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -32,7 +34,11 @@ export const UNREADABLE_MESSAGE = 'The server sent an answer the app could not r
 /** An answer that is not a success, worded with the server's own message when its body has one. */
 export function httpError(status: number, statusText: string, body: unknown): ApiError {
   const message = messageFromBody(body) ?? `The server answered ${status} ${statusText}`.trim();
-  return new ApiError(status, message, 'http');
+  const field =
+    typeof body === 'object' && body !== null && 'field' in body && typeof body.field === 'string'
+      ? body.field
+      : undefined;
+  return new ApiError(status, message, 'http', field);
 }
 
 export function toApiError(error: unknown, signal?: AbortSignal, timedOut = false): ApiError {
@@ -47,7 +53,7 @@ export function toApiError(error: unknown, signal?: AbortSignal, timedOut = fals
 }
 
 export interface RequestOptions {
-  readonly method?: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  readonly method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   readonly body?: Record<string, unknown>;
   readonly query?: Record<string, string>;
   /** Aborted when the actor that made the request stops. */
