@@ -186,10 +186,16 @@ function SignInForm({
       <noscript>
         <form method="post" action="/login?mode=signup" className={formLayout}>
           <h2 className={css({ fontWeight: 'semibold', color: 'fg.highlighted' })}>Create an account</h2>
-          <Field label="Email" id="noscript-signup-email" type="email" name="email" autoComplete="email" />
+          <Field
+            label="Email for the new account"
+            id="noscript-signup-email"
+            type="email"
+            name="email"
+            autoComplete="email"
+          />
           <Field label="Display name" id="noscript-signup-name" name="displayName" autoComplete="nickname" />
           <Field
-            label="Password"
+            label="Password for the new account"
             id="noscript-signup-password"
             type="password"
             name="password"
