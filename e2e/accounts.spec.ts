@@ -9,7 +9,10 @@ import { expect, expectHydrated, expectPage, header, mainHeading, test } from '.
 const PASSWORD = 'a walk along the canal at dusk';
 const NEW_PASSWORD = 'the heron stood quite still';
 let made = 0;
-const freshEmail = () => `e2e-${Date.now().toString(36)}-${(made += 1)}@example.com`;
+function freshEmail(): string {
+  made += 1;
+  return `e2e-${Date.now().toString(36)}-${made}@example.com`;
+}
 
 async function signUp(page: Page, email: string, password = PASSWORD) {
   await page.goto('/login');
@@ -64,19 +67,22 @@ test.describe('without JavaScript', () => {
   }) => {
     const email = freshEmail();
     await page.goto('/login');
-    await page.getByLabel('Email for the new account').fill(email);
+    await page.getByRole('link', { name: 'Create an account' }).click();
+    await expect(page).toHaveURL('/login?mode=signup');
+    await expect(mainHeading(page)).toHaveText('Create an account');
+    await page.getByLabel('Email').fill(email);
     await page.getByLabel('Display name').fill('No Scripts');
-    await page.getByLabel('Password for the new account').fill(PASSWORD);
+    await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Create account' }).click();
     await expect(page).toHaveURL('/home');
     const cookies = await page.context().cookies();
     expect(cookies.find((cookie) => cookie.name === 'sid')).toMatchObject({ httpOnly: true });
 
     await page.context().clearCookies();
-    await page.goto('/login');
-    await page.getByLabel('Email for the new account').fill(email.toUpperCase());
+    await page.goto('/login?mode=signup');
+    await page.getByLabel('Email').fill(email.toUpperCase());
     await page.getByLabel('Display name').fill('Again');
-    await page.getByLabel('Password for the new account').fill(PASSWORD);
+    await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Create account' }).click();
     await expect(page.getByRole('alert')).toHaveText(
       'An account with this email already exists. Sign in instead.',

@@ -20,8 +20,8 @@ test.describe('without JavaScript', () => {
     await expect(submit).toBeEnabled();
     await expect(page.getByText('Signing in…')).toHaveCount(0);
     await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
-    await page.getByLabel('Email', { exact: true }).fill(DEMO.email);
-    await page.getByLabel('Password', { exact: true }).fill(DEMO.password);
+    await page.getByLabel('Email').fill(DEMO.email);
+    await page.getByLabel('Password').fill(DEMO.password);
     await submit.click();
     await expect(page).toHaveURL('/home');
     expect(await sessionCookie(page)).toMatchObject({ httpOnly: true, sameSite: 'Lax' });
@@ -29,16 +29,16 @@ test.describe('without JavaScript', () => {
 
   test('?redirect=/profile lands on /profile', async ({ page }) => {
     await page.goto('/login?redirect=/profile');
-    await page.getByLabel('Email', { exact: true }).fill(SAM.email);
-    await page.getByLabel('Password', { exact: true }).fill(SAM.password);
+    await page.getByLabel('Email').fill(SAM.email);
+    await page.getByLabel('Password').fill(SAM.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page).toHaveURL('/profile');
   });
 
   test('a hostile return-to stays on the origin', async ({ page, baseURL }) => {
     await page.goto(`/login?redirect=${encodeURIComponent('//evil.example/steal')}`);
-    await page.getByLabel('Email', { exact: true }).fill(DEMO.email);
-    await page.getByLabel('Password', { exact: true }).fill(DEMO.password);
+    await page.getByLabel('Email').fill(DEMO.email);
+    await page.getByLabel('Password').fill(DEMO.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page).toHaveURL(`${baseURL}/home`);
   });
@@ -47,8 +47,8 @@ test.describe('without JavaScript', () => {
     page,
   }) => {
     await page.goto('/login?redirect=/profile');
-    await page.getByLabel('Email', { exact: true }).fill('Demo@Example.com');
-    await page.getByLabel('Password', { exact: true }).fill('not the password');
+    await page.getByLabel('Email').fill('Demo@Example.com');
+    await page.getByLabel('Password').fill('not the password');
     const [response] = await Promise.all([
       page.waitForResponse((res) => res.request().method() === 'POST'),
       page.getByRole('button', { name: 'Sign in' }).click(),
@@ -57,12 +57,12 @@ test.describe('without JavaScript', () => {
     await expect(page).toHaveURL('/login?redirect=/profile');
     await expect(mainHeading(page)).toHaveText('Sign in');
     await expect(page.getByRole('alert')).toHaveText('Incorrect email or password');
-    await expect(page.getByLabel('Email', { exact: true })).toHaveValue('Demo@Example.com');
-    await expect(page.getByLabel('Password', { exact: true })).toHaveValue('');
+    await expect(page.getByLabel('Email')).toHaveValue('Demo@Example.com');
+    await expect(page.getByLabel('Password')).toHaveValue('');
     expect(await sessionCookie(page)).toBeUndefined();
 
     // The round trip kept the return-to: the next try lands there.
-    await page.getByLabel('Password', { exact: true }).fill(DEMO.password);
+    await page.getByLabel('Password').fill(DEMO.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page).toHaveURL('/profile');
   });
@@ -70,18 +70,18 @@ test.describe('without JavaScript', () => {
   test('markup in the email comes back as text', async ({ page }) => {
     await page.goto('/login');
     const hostile = '"><img src=x onerror=alert(1)>@example.com';
-    await page.getByLabel('Email', { exact: true }).fill(hostile);
-    await page.getByLabel('Password', { exact: true }).fill('wrong');
+    await page.getByLabel('Email').fill(hostile);
+    await page.getByLabel('Password').fill('wrong');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page.getByRole('alert')).toHaveText('Incorrect email or password');
-    await expect(page.getByLabel('Email', { exact: true })).toHaveValue(hostile);
+    await expect(page.getByLabel('Email')).toHaveValue(hostile);
     await expect(page.locator('img[src="x"]')).toHaveCount(0);
   });
 
   test('sign out, and save a display name', async ({ page }) => {
     await page.goto('/login?redirect=/profile');
-    await page.getByLabel('Email', { exact: true }).fill(SAM.email);
-    await page.getByLabel('Password', { exact: true }).fill(SAM.password);
+    await page.getByLabel('Email').fill(SAM.email);
+    await page.getByLabel('Password').fill(SAM.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page).toHaveURL('/profile');
 
@@ -100,8 +100,8 @@ test.describe('without JavaScript', () => {
     expect((await page.request.get('/api/session').then((res) => res.json())).user).toBeNull();
     // Put the name back for other specs.
     await page.goto('/login?redirect=/profile');
-    await page.getByLabel('Email', { exact: true }).fill(SAM.email);
-    await page.getByLabel('Password', { exact: true }).fill(SAM.password);
+    await page.getByLabel('Email').fill(SAM.email);
+    await page.getByLabel('Password').fill(SAM.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByLabel('Display name').fill(SAM.displayName);
     await page.getByRole('button', { name: 'Save changes' }).click();
@@ -133,8 +133,8 @@ test.describe('before the app has started', () => {
     await holdScripts(page);
     await page.goto('/login?redirect=/profile', { waitUntil: 'commit' });
     await expect(page.getByRole('button', { name: 'Sign in' })).toBeEnabled();
-    await page.getByLabel('Email', { exact: true }).fill(DEMO.email);
-    await page.getByLabel('Password', { exact: true }).fill(DEMO.password);
+    await page.getByLabel('Email').fill(DEMO.email);
+    await page.getByLabel('Password').fill(DEMO.password);
     const [response] = await Promise.all([
       page.waitForResponse((res) => res.request().method() === 'POST'),
       page.getByRole('button', { name: 'Sign in' }).click(),
@@ -149,8 +149,8 @@ test.describe('before the app has started', () => {
   }) => {
     const scripts = await holdScripts(page);
     await page.goto('/login', { waitUntil: 'commit' });
-    await page.getByLabel('Email', { exact: true }).fill(DEMO.email);
-    await page.getByLabel('Password', { exact: true }).fill('not the password');
+    await page.getByLabel('Email').fill(DEMO.email);
+    await page.getByLabel('Password').fill('not the password');
     await page.getByRole('button', { name: 'Sign in' }).click();
     // The server's answer, a page of its own, still without the app.
     await expect(page.getByRole('alert')).toHaveText('Incorrect email or password');
@@ -166,16 +166,16 @@ test.describe('before the app has started', () => {
   test('text typed before hydration is still there after it', async ({ page }) => {
     const scripts = await holdScripts(page);
     await page.goto('/login', { waitUntil: 'commit' });
-    await page.getByLabel('Email', { exact: true }).pressSequentially('early@example.com');
-    await page.getByLabel('Password', { exact: true }).pressSequentially('typed early');
+    await page.getByLabel('Email').pressSequentially('early@example.com');
+    await page.getByLabel('Password').pressSequentially('typed early');
     await scripts.release();
     await expectHydrated(page);
-    await expect(page.getByLabel('Email', { exact: true })).toHaveValue('early@example.com');
-    await expect(page.getByLabel('Password', { exact: true })).toHaveValue('typed early');
+    await expect(page.getByLabel('Email')).toHaveValue('early@example.com');
+    await expect(page.getByLabel('Password')).toHaveValue('typed early');
     // React owns the values: what it submits is what is on screen.
-    await page.getByLabel('Password', { exact: true }).press('Enter');
+    await page.getByLabel('Password').press('Enter');
     await expect(page.getByRole('alert')).toHaveText('Incorrect email or password');
-    await expect(page.getByLabel('Email', { exact: true })).toHaveValue('early@example.com');
+    await expect(page.getByLabel('Email')).toHaveValue('early@example.com');
   });
 
   test('the gallery’s toast buttons are disabled until the app has started, then work', async ({ page }) => {

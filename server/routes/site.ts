@@ -8,7 +8,8 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { Accounts } from '../../api/accounts.ts';
-import { shellForSignedIn } from '../../api/forms.ts';
+import { fillLoginTemplate, shellForSignedIn } from '../../api/forms.ts';
+import { FORM_TEMPLATE_DIR } from '../../core/formState.ts';
 import { routeRules, rulesFor } from '../../core/routeRules.ts';
 import { parseLocation } from '../../core/routes.ts';
 import { isDocumentRequest, plain } from '../http.ts';
@@ -100,6 +101,18 @@ export interface SiteRoutesOptions {
   accounts: () => Accounts | undefined;
 }
 
+const isSignUpQuery = (query: unknown) => (query as Record<string, unknown> | undefined)?.mode === 'signup';
+
+let signUpHtml: Promise<string | undefined> | undefined;
+/** The sign-up mode of `/login`, as prerendered (api/forms.ts fills the build's template with nothing typed). */
+function signUpPage(distDir: string): Promise<string | undefined> {
+  signUpHtml ??= readFile(path.join(distDir, FORM_TEMPLATE_DIR, 'signup.html'), 'utf8').then(
+    (template) => fillLoginTemplate(template, { form: 'signup', error: '', email: '', displayName: '' }),
+    () => undefined,
+  );
+  return signUpHtml;
+}
+
 export const siteRoutes: FastifyPluginAsync<SiteRoutesOptions> = async (app, { site, accounts }) => {
   const { files, shell, shellHtml } = site;
   await app.register(fastifyStatic, {
@@ -142,6 +155,12 @@ export const siteRoutes: FastifyPluginAsync<SiteRoutesOptions> = async (app, { s
       // A prerendered page: `/campaign/1` (or `/campaign/1/`) is dist/campaign/1/index.html, with no redirect.
       const page =
         relative === '' || relative.endsWith('/') ? `${relative}index.html` : `${relative}/index.html`;
+      // `/login?mode=signup` without JavaScript: the sign-up mode of the page, from the build's template of it.
+      if (page === 'login/index.html' && isSignUpQuery(request.query)) {
+        const signUp = await signUpPage(site.distDir);
+        if (signUp)
+          return reply.header('cache-control', CACHE.never).type('text/html; charset=utf-8').send(signUp);
+      }
       if (files.has(page) && page !== shell) return sendBuildFile(reply, page);
       // Missing build files are real 404s: chunk-load recovery tells a new deploy from a broken network by it.
       // So is any path that names a file the app would never route (`/robots.txt`, `/favicon.ico`).

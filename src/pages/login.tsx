@@ -68,11 +68,19 @@ function LoginPage({ location, data }: PageProps<LoginData>) {
   // A form posted before the app ran comes back from the server (api/routes/forms.ts) with its message and what
   // was typed: the first render shows them as the server sent them, so hydration matches.
   const [posted] = useState(() => initialFormState('login') ?? initialFormState('signup'));
-  const signUp = posted ? posted.form === 'signup' : readQuery(location, 'mode') === 'signup';
+  // The query says the mode; the build renders the sign-up's template without one, from its posted state. The
+  // posted state counts only at the URL it came with: a link to the other mode leaves it behind.
+  const [postedAt] = useState(location.search);
+  const fromPost = posted !== null && postedAt === location.search ? posted : null;
+  const signUp = fromPost ? fromPost.form === 'signup' : readQuery(location, 'mode') === 'signup';
   return signUp ? (
-    <SignUpForm location={location} posted={posted} />
+    <SignUpForm location={location} posted={fromPost?.form === 'signup' ? fromPost : null} />
   ) : (
-    <SignInForm location={location} posted={posted} demo={data?.accounts ?? []} />
+    <SignInForm
+      location={location}
+      posted={fromPost?.form === 'login' ? fromPost : null}
+      demo={data?.accounts ?? []}
+    />
   );
 }
 
@@ -182,31 +190,6 @@ function SignInForm({
           Create an account
         </Link>
       </p>
-      {/* Without JavaScript the link above shows this same page: the sign-up form is here for that visitor. */}
-      <noscript>
-        <form method="post" action="/login?mode=signup" className={formLayout}>
-          <h2 className={css({ fontWeight: 'semibold', color: 'fg.highlighted' })}>Create an account</h2>
-          <Field
-            label="Email for the new account"
-            id="noscript-signup-email"
-            type="email"
-            name="email"
-            autoComplete="email"
-          />
-          <Field label="Display name" id="noscript-signup-name" name="displayName" autoComplete="nickname" />
-          <Field
-            label="Password for the new account"
-            id="noscript-signup-password"
-            type="password"
-            name="password"
-            autoComplete="new-password"
-            hint={`At least ${PASSWORD_MIN} characters; ${PASSWORD_RECOMMENDED} or more is better.`}
-          />
-          <button type="submit" className={button({ visual: 'outline' })}>
-            Create account
-          </button>
-        </form>
-      </noscript>
       {demo.length > 0 ? (
         <p className={small}>
           {demo.length === 1 ? 'Demo account' : 'Demo accounts'}:{' '}
@@ -236,7 +219,7 @@ function SignUpForm({
   const [password, setPassword] = useState(() => typedBeforeHydration('signup-password'));
   const [errors, setErrors] = useState<FieldErrors>({});
   // A refusal of the form posted without JavaScript is in the alert, as the server rendered it.
-  const [formError, setFormError] = useState<string | null>(posted?.error ?? null);
+  const [formError, setFormError] = useState<string | null>(posted?.error || null);
   const [busy, setBusy] = useState(false);
   const returnTo = readQuery(location, RETURN_TO_PARAM);
   useEffect(() => forgetFormState(), []);
@@ -288,7 +271,7 @@ function SignUpForm({
         id="signup-alert"
         tabIndex={-1}
         role="alert"
-        className={formError ? alert({ tone: 'error' }) : undefined}
+        className={`${alert({ tone: 'error' })} ${css({ _empty: { display: 'none' } })}`}
       >
         {formError ?? ''}
       </div>
