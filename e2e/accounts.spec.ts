@@ -195,6 +195,8 @@ test('on a 390 px phone the header keeps its links, the colour-mode control and 
   const tops = boxes.map((box) => Math.round((box?.y ?? -100) + (box?.height ?? 0) / 2));
   const first = tops[0] ?? 0;
   for (const top of tops) expect(Math.abs(top - first)).toBeLessThan(12);
+  // The name on one line too (it wrapped to two at 390 px).
+  expect(boxes[0]?.height ?? 100).toBeLessThan(32);
   const headerBox = await row.boundingBox();
   expect(headerBox?.height ?? 1000).toBeLessThan(80);
   await page.screenshot({ path: test.info().outputPath('header-390.png') });

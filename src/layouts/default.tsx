@@ -67,7 +67,10 @@ function NavItem({
 /** The app's name in the header, a link home, with a dot in the brand colour before it. */
 const brandLink = css({
   fontWeight: 'extrabold',
-  fontSize: 'lg',
+  fontSize: { base: 'md', sm: 'lg' },
+  // One line: on a phone the name shares the row with the links and the controls.
+  whiteSpace: 'nowrap',
+  flexShrink: 0,
   color: 'fg.highlighted',
   textDecoration: 'none',
   mr: 'auto',
