@@ -118,7 +118,7 @@ test('a password change ends the other browser’s session and keeps this one', 
     await page.getByLabel('Current password').fill(PASSWORD);
     await page.getByLabel('New password').fill(NEW_PASSWORD);
     await page.getByRole('button', { name: 'Change password' }).click();
-    const status = page.getByRole('status').filter({ hasText: 'Your password was changed' });
+    const status = page.getByText('Your password was changed. Your other sessions were signed out.');
     await expect(status).toBeFocused();
 
     await elsewhere.reload();

@@ -203,7 +203,8 @@ function PasswordSection({ email }: { readonly email: string }) {
           <button type="submit" className={button()} disabled={busy}>
             {busy ? 'Changing…' : 'Change password'}
           </button>
-          <p ref={statusRef} tabIndex={-1} role="status" className={statusText}>
+          {/* A live region of its own (the display name's status is the page's `status`), focused when it speaks. */}
+          <p ref={statusRef} tabIndex={-1} aria-live="polite" className={statusText}>
             {done ? 'Your password was changed. Your other sessions were signed out.' : ''}
           </p>
         </div>

@@ -117,7 +117,10 @@ describe('the migrations, statement by statement', { timeout: 120_000 }, () => {
     };
     expect(await outcome(migrator.migrateToLatest())).toEqual({ failed: null, error: false });
     // A demo account as 0005 left it, for its step down to write back.
-    await db.insertInto('users').values(seedUser('u1', SEED_HASHES.u1.argon2id)).execute();
+    await db
+      .insertInto('users')
+      .values({ ...seedUser('u1', SEED_HASHES.u1.argon2id), email_key: 'u1@example.com' })
+      .execute();
     const seen: { step: string; failed: string | null; error: boolean }[] = [];
     for (const step of [...Object.keys(migrations)].reverse()) {
       const broken = breaks[step];
@@ -154,7 +157,6 @@ function seedUser(id: string, passwordHash: string) {
   return {
     id,
     email: `${id}@example.com`,
-    email_key: `${id}@example.com`,
     password_hash: passwordHash,
     display_name: id,
     created_at: new Date(0).toISOString(),
