@@ -58,12 +58,12 @@ export function fillLoginTemplate(template: string, state: FormState): string {
 /** The failure page when there is no build to take the template from (`vite dev`), or for a profile form. */
 export function plainFailure(
   state: Pick<FormState, 'error'>,
-  back: { href: string; label: string } = SIGN_IN_BACK,
+  back: { href: string; label: string; title: string } = SIGN_IN_BACK,
 ): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(back.label)}</title></head><body><p role="alert">${escapeHtml(state.error)}</p><p><a href="${escapeHtml(back.href)}">${escapeHtml(back.label)}</a></p></body></html>`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(back.title)}</title></head><body><p role="alert">${escapeHtml(state.error)}</p><p><a href="${escapeHtml(back.href)}">${escapeHtml(back.label)}</a></p></body></html>`;
 }
 
-const SIGN_IN_BACK = { href: FORM_PATHS.login, label: 'Back to sign in' };
+const SIGN_IN_BACK = { href: FORM_PATHS.login, label: 'Back to sign in', title: 'Sign in' };
 
 /**
  * The app shell (`200.html`, what a page that is not prerendered gets, `/profile` say) for a signed-in visitor

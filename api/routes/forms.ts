@@ -107,10 +107,18 @@ export const formsPlugin: FastifyPluginAsync<FormsPluginOptions> = async (app, o
         .type('text/html; charset=utf-8')
         .send(template ? fillLoginTemplate(template, state) : plainFailure(state));
     }
-    if (path?.startsWith(FORM_PATHS.profile)) {
+    // The password and deletion forms: the message and a way back (nothing typed to keep but passwords).
+    if (
+      path === FORM_PATHS.password ||
+      path === FORM_PATHS.deleteAccount ||
+      (path?.startsWith(`${FORM_PATHS.profile}/`) && path.length > FORM_PATHS.profile.length + 1)
+    ) {
       reply.type('text/html; charset=utf-8');
       return reply.send(
-        plainFailure({ error: message }, { href: FORM_PATHS.profile, label: 'Back to your profile' }),
+        plainFailure(
+          { error: message },
+          { href: FORM_PATHS.profile, label: 'Back to your profile', title: 'Your profile' },
+        ),
       );
     }
     return reply.type('text/plain; charset=utf-8').send(message);
@@ -186,7 +194,11 @@ export const formsPlugin: FastifyPluginAsync<FormsPluginOptions> = async (app, o
   }
 };
 
-const SIGN_UP_BACK = { href: `${FORM_PATHS.login}?${SIGN_UP_QUERY}`, label: 'Back to sign up' };
+const SIGN_UP_BACK = {
+  href: `${FORM_PATHS.login}?${SIGN_UP_QUERY}`,
+  label: 'Back to sign up',
+  title: 'Create an account',
+};
 
 function isSignUp(query: unknown): boolean {
   return (query as Record<string, unknown> | undefined)?.mode === 'signup';

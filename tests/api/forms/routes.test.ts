@@ -365,7 +365,7 @@ describe.each(backends())('form routes on %s', (kind) => {
         cookie,
       });
       expect(byJson.statusCode).toBe(400);
-      expect(byJson.json()).toEqual({ message });
+      expect(byJson.json()).toEqual({ message, field: 'displayName' });
     }
     // Joiners stay: emoji sequences and scripts that need them.
     for (const name of ['👩\u200d💻 Dee', 'می\u200cخواهم'])
@@ -388,6 +388,16 @@ describe.each(backends())('form routes on %s', (kind) => {
         '<form method="post" action="/profile"><label for="noscript-name">Display name</label>' +
         '<input id="noscript-name" name="displayName" autocomplete="nickname" maxlength="120" value="Demo User">' +
         '<button type="submit">Save changes</button></form>' +
+        '<form method="post" action="/profile/password">' +
+        '<input type="hidden" name="username" autocomplete="username" value="demo@example.com">' +
+        '<label for="noscript-current">Current password</label>' +
+        '<input id="noscript-current" type="password" name="currentPassword" autocomplete="current-password" required>' +
+        '<label for="noscript-new">New password</label>' +
+        '<input id="noscript-new" type="password" name="newPassword" autocomplete="new-password" minlength="8" maxlength="128" required>' +
+        '<button type="submit">Change password</button></form>' +
+        '<form method="post" action="/profile/delete"><label for="noscript-delete">Password, to delete your account</label>' +
+        '<input id="noscript-delete" type="password" name="password" autocomplete="current-password" required>' +
+        '<button type="submit">Delete account</button></form>' +
         '<form method="post" action="/logout"><button type="submit">Sign out</button></form></div></noscript></body>',
     );
     // A shell without a <noscript> notice is left as built.
