@@ -36,7 +36,7 @@ export interface AppConfig {
   readonly toast: ToastConfig;
   /** Colour mode (machines/colorMode/colorMode.machine.ts, src/platform/colorMode.ts, build/colorModeBoot.ts). */
   readonly colorMode: ColorModeConfig;
-  /** Tooltips (src/ui/Tooltip.tsx). */
+  /** Tooltips (src/ui/Tooltip.lazy.tsx, src/ui/Tooltip.tsx). */
   readonly tooltip: TooltipConfig;
   /** Page-data prefetch: payloads of links on screen, data on link intent (src/platform/prefetch.ts). */
   readonly prefetch: PrefetchConfig;

@@ -8,7 +8,7 @@ import { placeholder } from '../../core/placeholder';
 import { type AppContext, appSetup, regionImplementations } from './app.setup';
 import { titleOnScreen } from './app.steps';
 import { type Arrival, arrivalOf, documentTitleOf } from './app.utils';
-import { type AppError, toAppError } from './errors';
+import { type AppError, toAppError } from './errorCatalogue';
 
 export const errorsImplementations = regionImplementations({
   actions: {

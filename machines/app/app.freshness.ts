@@ -10,7 +10,7 @@
 import { assign } from 'xstate';
 import { appSetup, type LoadedPage, regionImplementations } from './app.setup';
 import { titleOnScreen } from './app.steps';
-import { toAppError } from './errors';
+import { toAppError } from './errorCatalogue';
 
 export const freshnessImplementations = regionImplementations({
   actions: {

@@ -40,7 +40,7 @@ import {
   withMatch,
   withVerdict,
 } from './app.utils';
-import type { AppError } from './errors';
+import type { AppError } from './errorCatalogue';
 
 export const navigationImplementations = regionImplementations({
   actions: {

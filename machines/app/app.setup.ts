@@ -28,7 +28,7 @@ import {
   type PendingNavigation,
   remember,
 } from './app.utils';
-import type { AppError } from './errors';
+import type { AppError } from './errorCatalogue';
 import type { RouteGuard } from './guards';
 
 export type AppEvent =

@@ -8,7 +8,7 @@ import { isPrerendered } from '../../core/payload';
 import { toFullPath } from '../../core/routes';
 import { type AppContext, type LoadedPage, pendingOf } from './app.setup';
 import { addressBarUpdate, arrivalOf, documentTitleOf } from './app.utils';
-import { type AppError, toAppError } from './errors';
+import { type AppError, toAppError } from './errorCatalogue';
 
 export const addressBarParams = ({ context }: { context: AppContext }) =>
   addressBarUpdate(pendingOf(context), context.current);

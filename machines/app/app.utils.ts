@@ -19,7 +19,7 @@ import {
   unknownGuardError,
   unsafeRedirectError,
   validationError,
-} from './errors';
+} from './errorCatalogue';
 import { type GuardVerdict, type RouteGuard, runGuards, UnknownGuardError } from './guards';
 
 /** How the browser's address bar learns about a navigation. */

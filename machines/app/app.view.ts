@@ -6,7 +6,7 @@
 import type { SnapshotFrom } from 'xstate';
 import type { AppEvent, appMachine } from './app.machine';
 import { type CommittedNavigation, documentTitleOf } from './app.utils';
-import type { AppError } from './errors';
+import type { AppError } from './errorCatalogue';
 
 export type AppSnapshot = SnapshotFrom<typeof appMachine>;
 
@@ -78,7 +78,7 @@ export function prefetchView(snapshot: AppSnapshot): PrefetchView | null {
   return { prerendered: snapshot.context.prerendered, buildId: snapshot.context.build.id };
 }
 
-/** What components may ask of the app machine; `useAppCommands()` (src/ui/appActor.ts) hands them out. */
+/** What components may ask of the app machine; `useAppCommands()` (src/platform/appActor.ts) hands them out. */
 export interface AppCommands {
   /** Open an app path (a link, or code); the machine decides whether and how the URL changes. */
   go(to: string, options?: { readonly replace?: boolean }): void;

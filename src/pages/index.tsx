@@ -3,7 +3,7 @@ import { pathTo } from '../../core/routes';
 import { css } from '../../styled-system/css';
 import { button } from '../../styled-system/recipes';
 import { apiRequest } from '../platform/api';
-import { useSessionView } from '../ui/appActor';
+import { useSessionView } from '../platform/appActor';
 import { CampaignList } from '../ui/CampaignCard';
 import { Link } from '../ui/Link';
 import { stack } from '../ui/styles';

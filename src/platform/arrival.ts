@@ -19,7 +19,7 @@ export const ANNOUNCER_ATTRIBUTE = 'data-route-announcer';
 let pending: (() => void) | null = null;
 
 /**
- * The view has drawn what the machine committed last (src/ui/appActor.ts calls this from a layout effect, or
+ * The view has drawn what the machine committed last (src/platform/appActor.ts calls this from a layout effect, or
  * at once when there is nothing new to draw). When that is depends on the change, not on the machine's step:
  * a new page is drawn at once in the task that committed it (`flushSync`, no transition), or inside a view
  * transition once the browser has captured the old page; other changes React renders in a task of its own

@@ -13,7 +13,7 @@ import {
   type RouteName,
   type RouteRecord,
 } from '../../core/routes';
-import { toAppError } from '../../machines/app/errors';
+import { toAppError } from '../../machines/app/errorCatalogue';
 import { manifestRouteRule, UnknownGuardError } from '../../machines/app/guards';
 import { flush, startApp } from '../support/appHarness';
 

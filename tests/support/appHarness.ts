@@ -19,7 +19,7 @@ import {
   type RevalidateInput,
 } from '../../machines/app/app.machine';
 import type { AddressBarUpdate, Arrival, FragmentArrival } from '../../machines/app/app.utils';
-import type { AppError } from '../../machines/app/errors';
+import type { AppError } from '../../machines/app/errorCatalogue';
 import { type RouteGuard, routeGuards } from '../../machines/app/guards';
 import { colorModeMachine } from '../../machines/colorMode/colorMode.machine';
 import { sessionMachine } from '../../machines/session/session.machine';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AnyEventObject, AnyMachineSnapshot, InspectionEvent } from 'xstate';
-import { createAppError } from '../../../machines/app/errors';
+import { createAppError } from '../../../machines/app/errorCatalogue';
 import { flush, HOUR, inertApp, startApp, testInput, testManifest } from '../../support/appHarness';
 import { registerFrozenPathTests } from '../../support/frozenPaths';
 import { generateEdgePaths } from '../../support/pathTesting';

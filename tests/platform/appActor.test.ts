@@ -1,7 +1,7 @@
-// The bridge between React and the app actor (src/ui/appActor.ts) where it holds logic of its own: the build
+// The bridge between React and the app actor (src/platform/appActor.ts) where it holds logic of its own: the build
 // manifest as link prefetching waits for it.
 import { describe, expect, it } from 'vitest';
-import { manifestSourceOf } from '../../src/ui/appActor';
+import { manifestSourceOf } from '../../src/platform/appActor';
 import { flush, startApp, testManifest } from '../support/appHarness';
 
 /** Settles `promise` into a plain record, so a test can look at it before and after. */

@@ -39,8 +39,8 @@ import {
   toasterCommands,
   toasterView,
 } from '../../machines/toast/toaster.view';
-import { pageRendered } from '../platform/arrival';
-import type { ManifestSource } from '../platform/prefetch';
+import { pageRendered } from './arrival';
+import type { ManifestSource } from './prefetch';
 
 /** The app's root actor, as `createActor(appMachine provided with the browser's implementations)` makes it. */
 export type AppActorRef = Actor<typeof appMachine>;
