@@ -1,5 +1,5 @@
 import { memo } from 'react';
-import type { CommittedNavigation } from '../machines/app/app.utils';
+import type { CommittedNavigation } from '../machines/app/app.setup';
 import { css } from '../styled-system/css';
 import { DefaultLayout } from './layouts/default';
 import { ErrorView } from './pages/errorView';

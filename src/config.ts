@@ -19,7 +19,7 @@ export interface AppConfig {
   readonly maxEchoedPathLength: number;
   /**
    * Pages left behind whose data the app keeps, so that Back or Forward to them shows them at once (then
-   * checks them again); see machines/app/app.utils.ts `remember`.
+   * checks them again); see machines/app/app.navigation.ts `remember`.
    */
   readonly maxRememberedPages: number;
   /** Scroll positions of history entries, restored on Back and Forward (src/platform/scroll.ts). */

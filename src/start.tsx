@@ -4,7 +4,7 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { createActor, type InspectionEvent, type Observer } from 'xstate';
 import { routes } from '../core/routes';
 import type { AppInput } from '../machines/app/app.machine';
-import { bootPage } from '../machines/app/app.utils';
+import { bootPage } from '../machines/app/app.navigation';
 import { config } from './config';
 import { importPage, loadPage, revalidatePage } from './pages/registry';
 import { appInputFrom, createBrowserApp } from './platform/app';

@@ -5,9 +5,9 @@
  */
 import { assign } from 'xstate';
 import { placeholder } from '../../core/placeholder';
+import { arrivalOf, documentTitleOf, titleOnScreen } from './app.navigation';
+import type { Arrival } from './app.setup';
 import { type AppContext, appSetup, regionImplementations } from './app.setup';
-import { titleOnScreen } from './app.steps';
-import { type Arrival, arrivalOf, documentTitleOf } from './app.utils';
 import { type AppError, toAppError } from './errorCatalogue';
 
 export const errorsImplementations = regionImplementations({

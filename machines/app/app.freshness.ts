@@ -8,8 +8,8 @@
  * or Forward (app.navigation.ts) is checked the same way.
  */
 import { assign } from 'xstate';
+import { titleOnScreen } from './app.navigation';
 import { appSetup, type LoadedPage, regionImplementations } from './app.setup';
-import { titleOnScreen } from './app.steps';
 import { toAppError } from './errorCatalogue';
 
 export const freshnessImplementations = regionImplementations({

@@ -1,11 +1,12 @@
 /**
  * What the app's views need from the app machine, as pure functions of a snapshot. Answers come from tags
  * and context, never from state names. A view module imports its machine, never the reverse: what the
- * machine needs too (the document title, the first-settle rule) lives in app.utils.ts.
+ * machine needs too (the document title, the first-settle rule) lives in app.navigation.ts.
  */
 import type { SnapshotFrom } from 'xstate';
 import type { AppEvent, appMachine } from './app.machine';
-import { type CommittedNavigation, documentTitleOf } from './app.utils';
+import { documentTitleOf } from './app.navigation';
+import type { CommittedNavigation } from './app.setup';
 import type { AppError } from './errorCatalogue';
 
 export type AppSnapshot = SnapshotFrom<typeof appMachine>;

@@ -1,6 +1,6 @@
 /**
  * Page arrival, as the app machine names it: the document title, and once the view has drawn the page, where the
- * window scrolls and where focus goes (machines/app/app.utils.ts `Arrival` says how the page came):
+ * window scrolls and where focus goes (machines/app/app.setup.ts `Arrival` says how the page came):
  * - a new page: the top, or its `#fragment`'s target; focus on the main heading (or on that target); the title
  *   announced in the polite live region;
  * - a page returned to by Back or Forward: where the visitor was on that entry (remembered by src/platform/scroll.ts),
@@ -8,7 +8,7 @@
  * - the document's first page: what the browser did stays (its focus), but a reload returns to where the visitor
  *   was, and a `#fragment`'s target is scrolled to once drawn and given focus.
  */
-import type { Arrival, FragmentArrival } from '../../machines/app/app.utils';
+import type { Arrival, FragmentArrival } from '../../machines/app/app.setup';
 import type { ScrollPosition } from './scroll';
 import { afterPaint } from './tasks';
 

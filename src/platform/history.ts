@@ -2,7 +2,7 @@ import type { BrowserHistory } from 'history';
 import { fromCallback } from 'xstate';
 import { normalizePath } from '../../core/routes';
 import type { AppEvent } from '../../machines/app/app.machine';
-import type { AddressBarUpdate } from '../../machines/app/app.utils';
+import type { AddressBarUpdate } from '../../machines/app/app.setup';
 import { NO_KEY, type ScrollMemory } from './scroll';
 import { atOnce } from './tasks';
 

@@ -13,8 +13,8 @@ import {
   type RouteName,
   type RouteRecord,
 } from '../../core/routes';
+import { manifestRouteRule, UnknownGuardError } from '../../machines/app/app.navigation';
 import { toAppError } from '../../machines/app/errorCatalogue';
-import { manifestRouteRule, UnknownGuardError } from '../../machines/app/guards';
 import { flush, startApp } from '../support/appHarness';
 
 describe('the route table in the app', () => {

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { findRoute, type RouteRecord } from '../../../core/routes';
-import type { RouteGuard } from '../../../machines/app/guards';
+import type { RouteGuard } from '../../../machines/app/app.setup';
 import { flush, HOUR, startApp, testGuards, testRoutes } from '../../support/appHarness';
 
 type App = Awaited<ReturnType<typeof startApp>>;
