@@ -1,6 +1,6 @@
 /**
  * Back and forward: they show the right page, run the guards again, and step out of error pages; and, as a
- * visitor on a phone compares them with any other site (issue 33), they return to where the visitor was, show a
+ * visitor on a phone compares them with any other site, they return to where the visitor was, show a
  * page left a moment ago at once, honour #fragments, and draw a new page without a cross-fade.
  */
 import type { Locator, Page } from '@playwright/test';

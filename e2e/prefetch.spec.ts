@@ -1,5 +1,5 @@
 /**
- * Prefetch (issues 13 and 19). Links on screen have their page's code fetched when the browser is idle and,
+ * Prefetch. Links on screen have their page's code fetched when the browser is idle and,
  * for a prerendered page, its `_payload.json` once the build manifest says it has one: never the API, so a
  * visit that does nothing costs the database nothing but the session check (and the landing page's or a
  * campaign page's own check of its data). Pointing at, focusing or touching a link fetches its page's data at once: the payload of a

@@ -1,5 +1,5 @@
 /**
- * Prerendered pages (issue 12): real content in the first HTML, with or without JavaScript; hydration that
+ * Prerendered pages: real content in the first HTML, with or without JavaScript; hydration that
  * keeps the server's nodes and needs no data request; `_payload.json` for client navigations, preloaded
  * about a second after load; fallbacks for bad payloads; background revalidation of campaign figures and of
  * the landing page's featured campaigns.

@@ -76,8 +76,8 @@ export async function start(eventLog: EventLog): Promise<void> {
   const logic = createBrowserApp(createBrowserHistory(), { loadPage, revalidatePage });
   connectPrefetch(importPage);
   const input: AppInput = { ...appInputFrom(config), ...(initial ? { initial } : {}) };
-  // The actor's first snapshot (its children's too) in a task of its own, before React's: together they were
-  // hydration's longest task. React starts it once the tree is on the page (AppActorProvider).
+  // The actor's first snapshot (its children's too) in a task of its own, before React's: together they would
+  // make hydration's longest task. React starts it once the tree is on the page (AppActorProvider).
   await nextTask();
   const actor = createActor(logic, { input, inspect });
   await nextTask();

@@ -87,10 +87,10 @@ execSync(
   },
 );
 
-// What a refused sign-in costs over HTTP: a seeded account, an unknown email, argon2id accounts (issue 31.8).
+// What a refused sign-in costs over HTTP: a seeded account, an unknown email, argon2id accounts.
 execSync('node --import tsx scripts/bench/bench-refusals.ts', { stdio: 'inherit' });
 
-// The web figures and ratios to the reference build (issue 13).
+// The web figures and ratios to the reference build.
 execSync('node scripts/bench/bench-web.mjs', { stdio: 'inherit' });
 // First contentful paint, the main heading's paint and LCP, prerendered against the SPA shell (medians of 10).
 execSync('node scripts/bench/bench-paint.mjs', { stdio: 'inherit' });

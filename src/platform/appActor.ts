@@ -49,7 +49,7 @@ const ActorContext = createContext<AppActorRef | null>(null);
 
 /**
  * Provides the app actor, made before React renders (src/start.tsx creates it in a task of its own: computing
- * its first snapshot, its children's too, was most of hydration's longest task) and started once React has put
+ * its first snapshot, its children's too, is not then part of hydration's longest task) and started once React has put
  * the tree on the page, after every view below has subscribed. Never stopped by React: it lives as long as the
  * page does, so StrictMode's second run of the effect (development) finds it running, and `start()` on a
  * running actor does nothing. The build's prerenderer renders it with an actor it never starts.
@@ -106,13 +106,13 @@ const CommittedView = createContext<AppView | null>(null);
  * Mirrors the app machine's view into React state. A selector on the actor (`useSyncExternalStore`) renders
  * every change synchronously, in the task that sent the event: a navigation whose page and data were prefetched
  * commits in microtasks, and the whole new page rendered before the task could end. As state, React renders it
- * in a task of its own right after, in one piece (a transition's 5 ms slices let other work and frames in
- * between, and the new page came up two to three times later, over twice the frames). Inputs send their events
+ * in a task of its own right after, in one piece (a transition's 5 ms slices would let other work and frames in
+ * between, and the new page would come up later, over more frames). Inputs send their events
  * after the frame they asked for (`afterInput`, src/platform/tasks.ts), so none of this is part of their task.
  * The machine stays the one source; this is only when React draws it. Page arrival (focus, scroll,
  * announcement) waits for that drawing: `pageRendered` runs it once the latest view is in the DOM. A new page
- * replaces the old one in one frame, without a cross-fade (docs/navigation.md: a view transition first holds the
- * old page on screen for a frame to capture it, and at 4x CPU doubled the time to the new page's paint).
+ * replaces the old one in one frame, without a cross-fade (docs/decisions/no-cross-fade.md: a view transition
+ * first holds the old page on screen for a frame to capture it).
  */
 export function AppViewMirror({ children }: { readonly children: ReactNode }) {
   const actor = AppActor.useActorRef();
@@ -130,9 +130,8 @@ export function AppViewMirror({ children }: { readonly children: ReactNode }) {
       const previous = latest.current;
       latest.current = next;
       rendering.current = true;
-      // A new page is drawn in the task that committed it: rendered in a task of its own, it left the browser
-      // a frame of the old page in between (a prefetched campaign at 4x CPU: that frame and the gap were about
-      // a fifth of the time from the click to the new page on screen). Only a new page: the busy flag that
+      // A new page is drawn in the task that committed it: rendered in a task of its own, it would leave the
+      // browser a frame of the old page in between. Only a new page: the busy flag that
       // comes first in the same task needs no render of its own.
       if (previous.pageShown && next.pageKey !== previous.pageKey) flushSync(() => setView(next));
       else setView(next);

@@ -21,9 +21,8 @@ let pending: (() => void) | null = null;
 /**
  * The view has drawn what the machine committed last (src/platform/appActor.ts calls this from a layout effect, or
  * at once when there is nothing new to draw). When that is depends on the change, not on the machine's step:
- * a new page is drawn at once in the task that committed it (`flushSync`, no transition), or inside a view
- * transition once the browser has captured the old page; other changes React renders in a task of its own
- * after the step. So arrival cannot follow the step by a fixed delay: it follows the render.
+ * a new page is drawn at once in the task that committed it (`flushSync`); other changes React renders in a
+ * task of its own after the step. So arrival cannot follow the step by a fixed delay: it follows the render.
  */
 export function pageRendered(): void {
   pending?.();
@@ -104,8 +103,8 @@ export function arriveAtPage(arrival: Arrival, saved: ScrollPosition | null = nu
     else if (target) scrollToTarget(target);
     else window.scrollTo(0, 0);
     // Focus and the announcement once the page is on screen: `focus()` makes the browser style and lay out the
-    // whole new page at once, inside the task that drew it, and then again for the frame (a prefetched campaign
-    // at 4x CPU: about a third of the time from the click to the new page painted). The scroll stays before the
+    // whole new page at once, inside the task that drew it, and then again for the frame
+    // (docs/decisions/focus-after-the-paint.md). The scroll stays before the
     // paint: the page must never show at the old position; to the top it needs no layout.
     afterPaint(() => {
       if (arrival.kind === 'new' && target?.isConnected) focusTarget(target);

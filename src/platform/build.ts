@@ -7,7 +7,7 @@ import { type SignalStatics, withTimeout } from './signals';
 /**
  * A JSON document of this build's own files; anything else (HTML from a captive portal, a 404) rejects. The
  * actor's signal is combined with the API timeout; where the browser lacks `AbortSignal.any` the combination
- * falls back rather than throwing, which used to fail every update check silently.
+ * falls back rather than throwing, which would fail every update check silently.
  */
 export async function fetchJson(
   url: string,

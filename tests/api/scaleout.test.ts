@@ -1,6 +1,6 @@
 // @vitest-environment node
 /**
- * Scaling out on PostgreSQL (issue 32): two instances of the API on one database behave as one. In process,
+ * Scaling out on PostgreSQL: two instances of the API on one database behave as one. In process,
  * two apps with a connection pool each: a session made on one is valid on the other, signing out on one ends
  * it on both, and the sign-in and report limits reached through one hold on the other; two production servers
  * share the per-address limits on /api/* and new image variants the same way. As processes
