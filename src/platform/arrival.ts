@@ -8,8 +8,10 @@
  * - the document's first page: what the browser did stays (its focus), but a reload returns to where the visitor
  *   was, and a `#fragment`'s target is scrolled to once drawn and given focus.
  */
+
+import type { BrowserHistory } from 'history';
 import type { Arrival, FragmentArrival } from '../../machines/app/app.setup';
-import type { ScrollPosition } from './scroll';
+import { isReturningDocument, type ScrollMemory, type ScrollPosition } from './scroll';
 import { afterPaint } from './tasks';
 
 /** The live region the view renders (empty, so React never writes into it); this module fills it. */
@@ -86,7 +88,7 @@ function announce(title: string): void {
 
 /**
  * Arrives at the page the machine settled on, once it is drawn. `saved` is where the visitor was on this
- * history entry, for a page returned to or a document reloaded (src/platform/app.ts looks it up).
+ * history entry, for a page returned to or a document reloaded (`arrivalActions` below looks it up).
  */
 export function arriveAtPage(arrival: Arrival, saved: ScrollPosition | null = null): void {
   pending = () => {
@@ -128,5 +130,23 @@ export function arriveAtFragment(arrival: FragmentArrival, saved: ScrollPosition
     if (!target) return;
     scrollToTarget(target);
     if (arrival.kind === 'new') focusTarget(target);
+  };
+}
+
+/**
+ * The app machine's arrival actions, on this history and scroll memory: where the visitor was on the entry on
+ * screen is looked up for a page returned to, or for the first page of a document that was reloaded (or loaded
+ * again by Back), not for a new one.
+ */
+export function arrivalActions(history: BrowserHistory, scroll: ScrollMemory) {
+  const savedPosition = (kind: Arrival['kind']) =>
+    kind === 'return' || (kind === 'first' && isReturningDocument())
+      ? scroll.positionOf(history.location.key)
+      : null;
+  return {
+    showDocumentTitle: (_: unknown, { title }: { title: string }) => showDocumentTitle(title),
+    arriveAtPage: (_: unknown, arrival: Arrival) => arriveAtPage(arrival, savedPosition(arrival.kind)),
+    arriveAtFragment: (_: unknown, arrival: FragmentArrival) =>
+      arriveAtFragment(arrival, savedPosition(arrival.kind)),
   };
 }

@@ -62,6 +62,14 @@ export function listenToHistory(history: BrowserHistory, scroll: ScrollMemory = 
   });
 }
 
+/** The app machine's `updateAddressBar` action, on this history and scroll memory. */
+export function addressBarActions(history: BrowserHistory, scroll: ScrollMemory) {
+  return {
+    updateAddressBar: (_: unknown, update: AddressBarUpdate | null) =>
+      updateAddressBar(history, update, scroll),
+  };
+}
+
 /** Updates the address bar as the machine asks; a new entry remembers where the window was on the one it leaves. */
 export function updateAddressBar(
   history: BrowserHistory,
