@@ -61,7 +61,10 @@ export interface Moment {
   readonly context: any;
   /** False for a state the step only passed through. */
   readonly settled: boolean;
-  /** The settled snapshot before this step (`null` at the start). */
+  /**
+   * For a state, the settled snapshot before this step (`null` at the start); for a transition, the snapshot it
+   * was taken from (the microstep before it, within a step).
+   */
   readonly previous: AnyMachineSnapshot | null;
   /** The event of this step (`xstate.init` at the start). */
   readonly event: AnyEventObject;
@@ -152,16 +155,19 @@ function replayPath(
   const effects = new EffectRecorder(() => clock.now());
   let root: AnyActorRef | undefined;
   let microsteps: AnyMachineSnapshot[] = [];
-  let taken: AnyTransitionDefinition[] = [];
+  let taken: { definition: AnyTransitionDefinition; index: number }[] = [];
   const actor = createActor(options.logic, {
     clock,
     inspect: (event) => {
       options.coverage.inspect(event as Parameters<CoverageRecorder['inspect']>[0]);
       effects.inspect(event as unknown as Parameters<EffectRecorder['inspect']>[0]);
-      if (event.type === '@xstate.actor' && !root) root = event.actorRef;
+      if (event.type === '@xstate.actor' && !root) root = event.actorRef as AnyActorRef;
       if (event.type === '@xstate.microstep' && event.actorRef === root) {
+        const index = microsteps.length;
+        for (const definition of (event as { _transitions?: AnyTransitionDefinition[] })._transitions ?? []) {
+          taken.push({ definition, index });
+        }
         microsteps.push(event.snapshot as AnyMachineSnapshot);
-        taken.push(...((event as { _transitions?: AnyTransitionDefinition[] })._transitions ?? []));
       }
     },
     ...(options.input !== undefined ? { input: options.input } : {}),
@@ -213,13 +219,13 @@ function replayPath(
         }
       }
       if (first) continue;
-      const labels = new Set(taken.map((definition) => transitionName(machine, definition)));
-      for (const label of labels) {
+      for (const { definition, index: micro } of taken) {
+        const label = transitionName(machine, definition);
         const moment: Moment = {
           snapshot,
           context: snapshot.context,
           settled: true,
-          previous: before,
+          previous: micro === 0 ? before : (microsteps[micro - 1] ?? before),
           event,
           effects: stepEffects,
           entered: false,

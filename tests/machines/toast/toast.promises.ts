@@ -24,8 +24,9 @@ const reportsOnEntry = (action: 'reportClosed' | 'reportRemoved', said: string) 
 const timerStopped = promise('its timer is stopped', (moment) => context(moment).startedAt === null);
 
 const snapsBack = promise(
-  'snaps back into place',
+  'snaps back into place, still on screen',
   (moment) =>
+    moment.snapshot.hasTag('shown') &&
     context(moment).swipeOutcome === 'cancel' &&
     context(moment).delta.x === 0 &&
     context(moment).delta.y === 0,
