@@ -32,6 +32,8 @@
  * `serializeState` (the state value and context by default) tells the walk which states differ. A run then
  * names each state or transition that lacks a promise, and each promise that a path breaks.
  */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import {
   type AnyActorLogic,
@@ -43,10 +45,10 @@ import {
   createActor,
   SimulatedClock,
 } from 'xstate';
-import { type Effect, EffectRecorder } from './effects';
+import { type Effect, EffectRecorder, plain, revive } from './effects';
 import {
   CoverageRecorder,
-  describePath,
+  describeTrail,
   type GeneratedPath,
   generateEdgePaths,
   machineInventory,
@@ -140,7 +142,7 @@ function stateKey(machine: AnyStateMachine, id: string): string {
  * steps after a broken promise are replayed unchecked (what follows it means little), so coverage stays whole.
  */
 function replayPath(
-  path: GeneratedPath,
+  path: ReplayedPath,
   options: {
     readonly machine: AnyStateMachine;
     readonly logic: AnyActorLogic;
@@ -172,7 +174,7 @@ function replayPath(
     },
     ...(options.input !== undefined ? { input: options.input } : {}),
   });
-  const events = path.steps.map((step) => step.event);
+  const { events } = path;
   let previous: AnyMachineSnapshot | null = null;
   let first: Broken | null = null;
   try {
@@ -195,7 +197,7 @@ function replayPath(
       const broken = (where: string, name: string, checked: AnyMachineSnapshot): Broken => ({
         where,
         promise: name,
-        path: describePath(path.steps.slice(0, index + 1)),
+        path: describeTrail(events.slice(0, index + 1)),
         detail: `step ${index} of ${events.length - 1}, value ${shortValue(checked.value)}, effects ${effectsText(stepEffects)}`,
       });
 
@@ -270,20 +272,58 @@ function variantsOf<TInput>(options: PathTestOptions<TInput>): PathVariant<TInpu
   return [{ name: 'default', ...variant }];
 }
 
-function generatedPaths<TInput>(
-  machine: AnyStateMachine,
-  variant: PathVariant<TInput>,
-): readonly GeneratedPath[] {
-  if (variant.generate) return variant.generate();
+/** A path to replay: its events, from `xstate.init` on. */
+interface ReplayedPath {
+  readonly description: string;
+  readonly events: readonly AnyEventObject[];
+}
+
+/**
+ * The paths of the last full run, kept in an ignored folder: under Stryker a mutant's run replays them instead of
+ * walking the graph again (the walk of the app machine takes most of its path tests' time), as known paths
+ * replayed against the mutant.
+ */
+const CACHE_DIR = join(process.cwd(), 'node_modules/.cache/path-tests');
+const cacheFile = (title: string, variant: string) =>
+  join(CACHE_DIR, `${`${title} ${variant}`.replace(/[^\w-]+/g, '-')}.json`);
+
+function cachedPaths(title: string, variant: string): ReplayedPath[] | null {
+  try {
+    const stored = JSON.parse(readFileSync(cacheFile(title, variant), 'utf8')) as ReplayedPath[];
+    return stored.map((path) => ({
+      ...path,
+      events: path.events.map((event) => revive(event) as AnyEventObject),
+    }));
+  } catch {
+    return null;
+  }
+}
+
+function keepPaths(title: string, variant: string, paths: readonly ReplayedPath[]): void {
+  try {
+    mkdirSync(CACHE_DIR, { recursive: true });
+    const stored = paths.map((path) => ({ ...path, events: path.events.map((event) => plain(event)) }));
+    writeFileSync(cacheFile(title, variant), JSON.stringify(stored));
+  } catch {
+    // A read-only checkout: mutation runs walk the graph themselves.
+  }
+}
+
+function generatedPaths<TInput>(machine: AnyStateMachine, variant: PathVariant<TInput>): ReplayedPath[] {
+  const replayed = (paths: readonly GeneratedPath[]) =>
+    paths.map((path) => ({ description: path.description, events: path.steps.map((step) => step.event) }));
+  if (variant.generate) return replayed(variant.generate());
   if (!variant.events) throw new Error(`path variant ${variant.name} has neither events nor generate`);
-  return generateEdgePaths({
-    machine,
-    events: variant.events,
-    serializeState:
-      variant.serializeState ?? ((snapshot) => JSON.stringify([snapshot.value, snapshot.context])),
-    ...(variant.edgeKey ? { edgeKey: variant.edgeKey } : {}),
-    ...(variant.input !== undefined ? { input: variant.input } : {}),
-  });
+  return replayed(
+    generateEdgePaths({
+      machine,
+      events: variant.events,
+      serializeState:
+        variant.serializeState ?? ((snapshot) => JSON.stringify([snapshot.value, snapshot.context])),
+      ...(variant.edgeKey ? { edgeKey: variant.edgeKey } : {}),
+      ...(variant.input !== undefined ? { input: variant.input } : {}),
+    }),
+  );
 }
 
 /**
@@ -303,7 +343,10 @@ export function registerPathTests<TInput>(options: PathTestOptions<TInput>): voi
   for (const variant of variants) {
     const label = variants.length > 1 ? ` (${variant.name})` : '';
     it(`every generated path keeps every promise${label}`, { timeout: 300_000 }, () => {
-      const paths = generatedPaths(machine, variant);
+      const underStryker = process.env.STRYKER_MUTATOR_WORKER !== undefined;
+      const cached = underStryker ? cachedPaths(options.title, variant.name) : null;
+      const paths = cached ?? generatedPaths(machine, variant);
+      if (!underStryker) keepPaths(options.title, variant.name, paths);
       const broken = new Map<string, Broken>();
       let infeasible = 0;
       let replayed = 0;
@@ -313,7 +356,7 @@ export function registerPathTests<TInput>(options: PathTestOptions<TInput>): voi
         const result = replayPath(path, {
           machine,
           logic: onClock?.logic ?? machine,
-          input: onClock?.input ?? path.input ?? variant.input,
+          input: onClock?.input ?? variant.input,
           coverage,
           promises,
           transitions,
@@ -326,7 +369,7 @@ export function registerPathTests<TInput>(options: PathTestOptions<TInput>): voi
         if (failure && !broken.has(key)) broken.set(key, failure);
       }
       console.log(
-        `[paths] ${options.title}${label}: ${paths.length} generated, ${infeasible} impossible on the clock, ${replayed} replayed against the promises`,
+        `[paths] ${options.title}${label}: ${paths.length} ${cached ? 'from the last full run' : 'generated'}, ${infeasible} impossible on the clock, ${replayed} replayed against the promises`,
       );
       const messages = [...broken.values()].map(
         (failure) =>

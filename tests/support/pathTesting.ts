@@ -56,6 +56,11 @@ export function describePath(steps: readonly PathStep[]): string {
   return `reaches ${target}: ${trail}`;
 }
 
+/** `init → nav.go(to=/) → …`: a path's events as failures print them. */
+export function describeTrail(events: readonly AnyEventObject[]): string {
+  return events.map((event) => (event.type === 'xstate.init' ? 'init' : shortEvent(event))).join(' → ');
+}
+
 function shortEvent(event: AnyEventObject): string {
   const { type, ...rest } = event;
   const detail = Object.entries(rest)
