@@ -5,8 +5,8 @@
  * was told, which toast is open, which effects were requested on entry). A broken one fails with its name and
  * the path that broke it:
  *
- *   state navigation.loading promises "the page's data is requested for the pending target"
- *     — path: init → session.changed(signedIn=false) → nav.go(to=/campaign/abc) (step 2, …)
+ *   transition navigation.loading on xstate.done.actor.loadPage promises "the address bar shows the target: …"
+ *     — path: init → nav.go(to=/) → session.changed(signedIn=true) → xstate.done.actor.loadPage(…) (step 3 of 3, …)
  *
  * States the machine only passes through (an `always` transition leaves them in the same step) are checked on
  * the microstep in which they were last active. Transitions that promise an effect (a toast sent, a reload
@@ -29,8 +29,11 @@
  *
  * `events` stand in for the machine's actors and timers (`xstate.done.actor.<id>` with an output,
  * `xstate.error.actor.<id>` with an error, `xstate.after.<delay>.<state id>`) besides its own events;
- * `serializeState` (the state value and context by default) tells the walk which states differ. A run then
- * names each state or transition that lacks a promise, and each promise that a path breaks.
+ * `serializeState` (the state value and context by default) tells the walk which states differ, `edgeKey` which
+ * edges count as one; `variants` walk it again with another input. A run then names each state that lacks a
+ * promise, each promise that names no state or transition of the machine, and each promise that a path breaks.
+ * Helpers for predicates: `running` (the input of a child actor in flight), `requested` (a named action's
+ * parameters in this step), `sent` (events sent to a child), `invoked`.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -273,7 +276,7 @@ function variantsOf<TInput>(options: PathTestOptions<TInput>): PathVariant<TInpu
 }
 
 /** A path to replay: its events, from `xstate.init` on. */
-interface ReplayedPath {
+export interface ReplayedPath {
   readonly description: string;
   readonly events: readonly AnyEventObject[];
 }
@@ -327,6 +330,48 @@ function generatedPaths<TInput>(machine: AnyStateMachine, variant: PathVariant<T
 }
 
 /**
+ * Replays paths against the promises: how many the clock could not take, how many were replayed, and each broken
+ * promise once, with the first path that broke it.
+ */
+export function brokenPromises<TInput>(
+  paths: readonly ReplayedPath[],
+  options: {
+    readonly machine: AnyStateMachine;
+    readonly promises: StatePromises;
+    readonly transitions?: TransitionPromises;
+    readonly coverage?: CoverageRecorder;
+    readonly variant?: Pick<PathVariant<TInput>, 'input' | 'onClock'>;
+  },
+): { infeasible: number; replayed: number; messages: string[] } {
+  const coverage = options.coverage ?? new CoverageRecorder(options.machine);
+  const broken = new Map<string, Broken>();
+  let infeasible = 0;
+  let replayed = 0;
+  for (const path of paths) {
+    const clock = new SimulatedClock();
+    const onClock = options.variant?.onClock?.(() => clock.now());
+    const result = replayPath(path, {
+      machine: options.machine,
+      logic: onClock?.logic ?? options.machine,
+      input: onClock?.input ?? options.variant?.input,
+      coverage,
+      promises: options.promises,
+      transitions: options.transitions ?? {},
+      clock,
+    });
+    if (result.infeasible) infeasible += 1;
+    else replayed += 1;
+    const failure = result.broken;
+    const key = failure ? `${failure.where}|${failure.promise}` : '';
+    if (failure && !broken.has(key)) broken.set(key, failure);
+  }
+  const messages = [...broken.values()].map(
+    (failure) => `${failure.where} promises "${failure.promise}" — path: ${failure.path} (${failure.detail})`,
+  );
+  return { infeasible, replayed, messages };
+}
+
+/**
  * Registers a machine's generated path tests in the current `describe`: a check that every state promises
  * something, one test per variant that replays every generated path against the promises, and the coverage.
  */
@@ -347,33 +392,15 @@ export function registerPathTests<TInput>(options: PathTestOptions<TInput>): voi
       const cached = underStryker ? cachedPaths(options.title, variant.name) : null;
       const paths = cached ?? generatedPaths(machine, variant);
       if (!underStryker) keepPaths(options.title, variant.name, paths);
-      const broken = new Map<string, Broken>();
-      let infeasible = 0;
-      let replayed = 0;
-      for (const path of paths) {
-        const clock = new SimulatedClock();
-        const onClock = variant.onClock?.(() => clock.now());
-        const result = replayPath(path, {
-          machine,
-          logic: onClock?.logic ?? machine,
-          input: onClock?.input ?? variant.input,
-          coverage,
-          promises,
-          transitions,
-          clock,
-        });
-        if (result.infeasible) infeasible += 1;
-        else replayed += 1;
-        const failure = result.broken;
-        const key = failure ? `${failure.where}|${failure.promise}` : '';
-        if (failure && !broken.has(key)) broken.set(key, failure);
-      }
+      const { infeasible, replayed, messages } = brokenPromises(paths, {
+        machine,
+        promises,
+        transitions,
+        coverage,
+        variant,
+      });
       console.log(
         `[paths] ${options.title}${label}: ${paths.length} ${cached ? 'from the last full run' : 'generated'}, ${infeasible} impossible on the clock, ${replayed} replayed against the promises`,
-      );
-      const messages = [...broken.values()].map(
-        (failure) =>
-          `${failure.where} promises "${failure.promise}" — path: ${failure.path} (${failure.detail})`,
       );
       if (messages.length > 0) {
         throw new Error(
