@@ -40,6 +40,16 @@ const returnChecks = (moment: Moment) =>
   }).matches({
     build: { updates: 'checking' },
   });
+/**
+ * For a `session.changed` that found the navigation settled with a page on screen: whether signed in became
+ * signed out or the other way round (`true`), or not (`false`); `null` for any other step.
+ */
+const sessionFlip = (moment: Moment): boolean | null => {
+  const previous = before(moment);
+  if (moment.event.type !== 'session.changed' || !previous || previous.current === null) return null;
+  if (!moment.previous?.matches({ navigation: 'idle' })) return null;
+  return moment.event.signedIn !== (previous.session === 'signedIn');
+};
 const onEntry = (name: string, holds: (moment: Moment) => boolean) =>
   promise(`${name}, on entry`, (moment) => !moment.entered || holds(moment));
 
@@ -183,6 +193,21 @@ export const appPromises: StatePromises = {
       'has a navigation pending exactly while busy',
       (moment) => (context(moment).pending !== null) === moment.snapshot.hasTag('busy'),
     ),
+    promise('runs the guards again for the page on screen when the session flips', (moment) => {
+      const flip = sessionFlip(moment);
+      return (
+        flip !== true ||
+        context(moment).pending !== null ||
+        context(moment).current !== before(moment)?.current
+      );
+    }),
+    promise('changes nothing on screen when the session did not flip', (moment) => {
+      const flip = sessionFlip(moment);
+      return (
+        flip !== false ||
+        (context(moment).pending === null && context(moment).current === before(moment)?.current)
+      );
+    }),
   ],
   'navigation.booting': [
     promise(
