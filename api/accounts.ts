@@ -6,7 +6,14 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { type Kysely, sql } from 'kysely';
-import { DISPLAY_NAME_LENGTH_MESSAGE, DISPLAY_NAME_MAX, displayNameLength } from '../core/limits.ts';
+import {
+  DISPLAY_NAME_INPUT_MAX,
+  DISPLAY_NAME_LENGTH_MESSAGE,
+  DISPLAY_NAME_MAX,
+  displayNameLength,
+  EMAIL_MAX,
+  PASSWORD_MAX,
+} from '../core/limits.ts';
 import { limitKey } from './clientAddress.ts';
 import type { ApiConfig } from './config.ts';
 import type { Database, User } from './database/schema.ts';
@@ -17,12 +24,7 @@ import { Sessions } from './sessions.ts';
 import { accountKey, SignInLimits, TooManyAttempts } from './signInLimits.ts';
 import type { PublicUser } from './types.ts';
 
-/** RFC 5321's path limit; long enough for any real address, short enough to bound the work. */
-export const EMAIL_MAX = 254;
-/** Long passphrases are welcome; beyond this it is an attack on the hashing. */
-export const PASSWORD_MAX = 1024;
-/** The bound on what is read before trimming (the real limit is DISPLAY_NAME_MAX once trimmed). */
-export const DISPLAY_NAME_INPUT_MAX = 1000;
+export { DISPLAY_NAME_INPUT_MAX, EMAIL_MAX, PASSWORD_MAX } from '../core/limits.ts';
 
 export const CREDENTIALS_REQUIRED = 'Email and password are required.';
 export const SIGN_IN_FIRST = 'You need to sign in first.';

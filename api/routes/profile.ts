@@ -1,30 +1,24 @@
 /** `/api/profile`: the signed-in user's profile (GET) and its display name (PATCH), over ../accounts.ts. */
-import type { FastifyPluginAsync } from 'fastify';
+
+import { displayNameForm } from '../../core/forms.ts';
 import { publicUser } from '../accounts.ts';
 import * as schemas from '../schemas.ts';
-import type { ProfileResponse, ProfileUpdateRequest } from '../types.ts';
-import { type RouteContext, sessionCookie } from './context.ts';
+import { type RoutePlugin, sessionCookie } from './context.ts';
 
-const nameRequired = 'Display name is required and must be text.';
-
-export const profileRoutes: FastifyPluginAsync<RouteContext> = async (app, { accounts, config }) => {
+export const profileRoutes: RoutePlugin = async (app, { accounts, config }) => {
   const cookie = sessionCookie(accounts, config.secureCookie);
 
-  app.get(
-    '/profile',
-    { schema: { response: schemas.profileResponse } },
-    async (request): Promise<ProfileResponse> => {
-      return { profile: publicUser(await cookie.requireUser(request)) };
-    },
-  );
+  app.get('/profile', { schema: { response: schemas.profileResponse } }, async (request) => {
+    return { profile: publicUser(await cookie.requireUser(request)) };
+  });
 
-  app.patch<{ Body: ProfileUpdateRequest }>(
+  app.patch(
     '/profile',
     {
       schema: { body: schemas.profileUpdateBody, response: schemas.profileResponse },
-      config: { messages: { displayName: { required: nameRequired, type: nameRequired } } },
+      config: { form: displayNameForm },
     },
-    async (request): Promise<ProfileResponse> => {
+    async (request) => {
       const updated = await accounts.saveProfile(cookie.read(request), request.body.displayName);
       return { profile: publicUser(updated) };
     },

@@ -1,37 +1,25 @@
 /** `/api/session`: who is signed in (GET), signing in (POST) and out (DELETE), over ../accounts.ts. */
-import type { FastifyPluginAsync } from 'fastify';
-import { CREDENTIALS_REQUIRED, publicUser } from '../accounts.ts';
+import { signInForm } from '../../core/forms.ts';
+import { publicUser } from '../accounts.ts';
 import { limitKey } from '../clientAddress.ts';
-import type { FieldMessages } from '../errors.ts';
 import * as schemas from '../schemas.ts';
-import type { SessionResponse, SignInRequest, SignInResponse } from '../types.ts';
-import { type RouteContext, sessionCookie } from './context.ts';
+import { type RoutePlugin, sessionCookie } from './context.ts';
 
-const required = CREDENTIALS_REQUIRED;
-const signInMessages: FieldMessages = {
-  email: { required, type: required, minLength: required },
-  password: { required, type: required, minLength: required },
-};
-
-export const sessionRoutes: FastifyPluginAsync<RouteContext> = async (app, { accounts, config }) => {
+export const sessionRoutes: RoutePlugin = async (app, { accounts, config }) => {
   const cookie = sessionCookie(accounts, config.secureCookie);
 
-  app.get(
-    '/session',
-    { schema: { response: schemas.sessionResponse } },
-    async (request): Promise<SessionResponse> => {
-      const user = await accounts.sessions.user(cookie.read(request));
-      return { user: user ? publicUser(user) : null };
-    },
-  );
+  app.get('/session', { schema: { response: schemas.sessionResponse } }, async (request) => {
+    const user = await accounts.sessions.user(cookie.read(request));
+    return { user: user ? publicUser(user) : null };
+  });
 
-  app.post<{ Body: SignInRequest }>(
+  app.post(
     '/session',
     {
       schema: { body: schemas.signInBody, response: schemas.signInResponse },
-      config: { messages: signInMessages },
+      config: { form: signInForm },
     },
-    async (request, reply): Promise<SignInResponse> => {
+    async (request, reply) => {
       const { user, token } = await accounts.signIn({
         email: request.body.email,
         password: request.body.password,
@@ -46,6 +34,6 @@ export const sessionRoutes: FastifyPluginAsync<RouteContext> = async (app, { acc
   app.delete('/session', { schema: { response: schemas.noContent } }, async (request, reply) => {
     await accounts.signOut(cookie.read(request));
     cookie.set(reply, '', 0);
-    return reply.code(204).send();
+    return reply.code(204).send(null);
   });
 };

@@ -1,4 +1,5 @@
 import { type FormEvent, useEffect, useState } from 'react';
+import { type FieldErrors, formErrors, signInForm } from '../../core/forms';
 import { RETURN_TO_PARAM, safeReturnTo } from '../../core/returnTo';
 import { readQuery } from '../../core/routes';
 import { css } from '../../styled-system/css';
@@ -11,20 +12,9 @@ import { PageHeader } from '../ui/PageHeader';
 import { card } from '../ui/styles';
 import type { AnyPage, PageDefinition, PageProps } from './types';
 
-interface FieldErrors {
-  readonly email?: string;
-  readonly password?: string;
-}
-
-function validate(email: string, password: string): FieldErrors {
-  return {
-    ...(email.trim() === ''
-      ? { email: 'Enter your email address.' }
-      : !email.includes('@')
-        ? { email: 'Enter an email address like name@example.com.' }
-        : {}),
-    ...(password === '' ? { password: 'Enter your password.' } : {}),
-  };
+/** What the API would refuse, checked before asking: the sign-in form's one schema and its messages. */
+function validate(email: string, password: string): FieldErrors<'email' | 'password'> {
+  return formErrors(signInForm, { email: email.trim(), password });
 }
 
 function LoginPage({ location }: PageProps<undefined>) {
@@ -34,7 +24,7 @@ function LoginPage({ location }: PageProps<undefined>) {
   const [posted] = useState(() => initialFormState('login'));
   const [email, setEmail] = useState(() => typedBeforeHydration('login-email') || (posted?.email ?? ''));
   const [password, setPassword] = useState(() => typedBeforeHydration('login-password'));
-  const [errors, setErrors] = useState<FieldErrors>({});
+  const [errors, setErrors] = useState<FieldErrors<'email' | 'password'>>({});
   const [postedError, setPostedError] = useState(posted?.error ?? null);
   const serverError = sessionError ?? postedError;
   const returnTo = readQuery(location, RETURN_TO_PARAM);

@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from 'react';
-import { DISPLAY_NAME_LENGTH_MESSAGE, DISPLAY_NAME_MAX, displayNameLength } from '../../core/limits';
+import { displayNameForm, formErrors } from '../../core/forms';
+import { DISPLAY_NAME_MAX } from '../../core/limits';
 import { css } from '../../styled-system/css';
 import { button } from '../../styled-system/recipes';
 import { useSessionView } from '../platform/appActor';
@@ -28,9 +29,10 @@ function ProfilePage() {
   function save(event: FormEvent) {
     event.preventDefault();
     const trimmed = displayName.trim();
-    const length = displayNameLength(trimmed);
-    if (length < 1 || length > DISPLAY_NAME_MAX) {
-      setError(DISPLAY_NAME_LENGTH_MESSAGE);
+    // What the API would refuse, checked before asking: the display-name form's one schema and its message.
+    const refused = formErrors(displayNameForm, { displayName: trimmed }).displayName;
+    if (refused) {
+      setError(refused);
       return;
     }
     setError(null);

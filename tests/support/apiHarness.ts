@@ -7,7 +7,7 @@ import { mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:f
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse, RouteOptions } from 'fastify';
 import getPort from 'get-port';
 import { sql } from 'kysely';
 import pg from 'pg';
@@ -223,6 +223,8 @@ export async function storedReports(database: OpenDatabase): Promise<number> {
 
 export interface ApiClient {
   app: FastifyInstance;
+  /** Every route the app registered, in order (HEAD routes and the API's 404 and 405 stand-ins included). */
+  routes: readonly RouteOptions[];
   request(
     options: Omit<InjectOptions, 'headers'> & {
       cookie?: string;
@@ -246,7 +248,9 @@ export interface ApiClientOptions {
 
 /** The API on `database`, with a browser's same-origin headers on every state-changing request. */
 export async function apiClient(database: OpenDatabase, options: ApiClientOptions = {}): Promise<ApiClient> {
+  const routes: RouteOptions[] = [];
   const { app } = await createApiApp({
+    onRoute: (route) => routes.push(route),
     config: testApiConfig(options.config),
     database,
     ...(options.loginTemplate ? { loginTemplate: options.loginTemplate } : {}),
@@ -266,6 +270,7 @@ export async function apiClient(database: OpenDatabase, options: ApiClientOption
   };
   return {
     app,
+    routes,
     request,
     async signIn(email = 'demo@example.com', password = 'demo-password') {
       const res = await request({ method: 'POST', url: '/api/session', payload: { email, password } });
