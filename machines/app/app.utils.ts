@@ -138,11 +138,13 @@ export function withVerdict(
 
 /** Global guards first, then the route's own, without repeats. */
 export function guardNamesFor(pending: PendingNavigation, global: readonly string[]): string[] {
+  // Stryker disable next-line OptionalChaining: Only read when the navigation did not fail, and a committed success always has a match: `commit` with `failed: false` runs after `loading`/`retrying`, reached only through `validating` where a null match is the 404 failure, and `bootPage` returns early without a match.
   return [...new Set([...global, ...(pending.match?.route.guards ?? [])])];
 }
 
 /** The redirect target, or `null` when it is not a path in this app (then the navigation fails). */
 export function followRedirect(pending: PendingNavigation): PendingNavigation | null {
+  // Stryker disable next-line OptionalChaining: Every caller has a verdict: `isRedirectAllowed` and the `followRedirect` action run in `guarding` after `hasGuardFailure` was false (so `withVerdict` set a verdict), and `redirectError` calls it only after its own `verdict?.type === 'redirect'` check.
   if (pending.verdict?.type !== 'redirect') return null;
   const to = parseLocation(pending.verdict.to);
   if (to === null) return null;
@@ -161,6 +163,8 @@ export function followRedirect(pending: PendingNavigation): PendingNavigation | 
 
 /** Why a redirect is not followed: it leaves the app, or the chain is too long. */
 export function redirectError(pending: PendingNavigation, limits: NavigationLimits): AppError {
+  // Stryker disable next-line ConditionalExpression: `redirectError` is only called from `guarding`'s `isRedirect` branch, so the verdict is always a non-null redirect there and this check is always true.
+  // Stryker disable next-line OptionalChaining: `redirectError` is only called from `guarding`'s `isRedirect` branch, so the verdict is always a non-null redirect there and this check is always true.
   if (pending.verdict?.type === 'redirect' && followRedirect(pending) === null) {
     return unsafeRedirectError(pending.verdict.to, limits.maxEchoedPathLength);
   }
@@ -196,6 +200,9 @@ export function addressBarUpdate(
   current: CommittedNavigation | null,
 ): AddressBarUpdate | null {
   const to = toFullPath(pending.to);
+  // Stryker disable next-line ConditionalExpression: Unreachable difference: a `pop` intent is only set by `beginNavigation` for `nav.popped`, whose `original` is `toFullPath` of the same `to`; `followRedirect` turns `pop` into `replace` when it changes `to`, so with a `pop` intent `to === pending.original` always holds.
+  // Stryker disable next-line ObjectLiteral: Unreachable (not covered): with a `pop` intent `to` always equals `pending.original` (a redirect, the only thing that changes `to`, also turns the intent into `replace`), so this replacement is never returned.
+  // Stryker disable next-line StringLiteral: Unreachable (not covered): with a `pop` intent `to` always equals `pending.original` (a redirect, the only thing that changes `to`, also turns the intent into `replace`), so this replacement is never returned.
   if (pending.intent === 'pop') return to === pending.original ? null : { type: 'replace', to };
   if (pending.intent === 'push' && current?.fullPath !== to) return { type: 'push', to };
   return { type: 'replace', to };
@@ -208,11 +215,13 @@ export function committed(
   failed: boolean,
   fromPayload = false,
 ): CommittedNavigation {
+  // Stryker disable next-line OptionalChaining: Only read when the navigation did not fail, and a committed success always has a match: `commit` with `failed: false` runs after `loading`/`retrying`, reached only through `validating` where a null match is the 404 failure, and `bootPage` returns early without a match.
   const route = failed ? null : (pending.match?.route ?? null);
   return {
     location: pending.to,
     fullPath: toFullPath(pending.to),
     route: route?.name ?? null,
+    // Stryker disable next-line OptionalChaining: Only read when the navigation did not fail, and a committed success always has a match: `commit` with `failed: false` runs after `loading`/`retrying`, reached only through `validating` where a null match is the 404 failure, and `bootPage` returns early without a match.
     params: failed ? {} : (pending.match?.params ?? {}),
     data: failed ? undefined : page.data,
     title: route ? (page.title ?? route.title) : null,
@@ -331,6 +340,7 @@ export function documentTitleOf(context: OnScreen, shownError: AppError | null):
 
 /** The first settled navigation keeps the browser's own focus and scroll, as a document load does. */
 export function isFirstSettle(context: Pick<OnScreen, 'current'>): boolean {
+  // Stryker disable next-line OptionalChaining: today: the one caller, the navigation region's `isLaterPage` guard, asks only after `context.current?.route != null`, so a page is on screen whenever it runs. The optional chaining keeps the helper safe for a caller that asks before the first page.
   return (context.current?.key ?? 0) <= 1;
 }
 

@@ -35,6 +35,8 @@ export const manifestRouteRule: RouteGuard = ({ to, rules }) => {
   if (redirect === undefined) return allow;
   return {
     type: 'redirect',
+    // Stryker disable next-line ConditionalExpression: When the destination has no hash the rule target gets `to.hash`, the empty string, appended, which leaves it unchanged.
+    // Stryker disable next-line StringLiteral: `to.hash` comes from the URL parser and is either empty or starts with `#`, so it never equals 'Stryker was here!'; the test is then always false, and appending an empty hash changes nothing.
     to: redirect.includes('#') || to.hash === '' ? redirect : `${redirect}${to.hash}`,
   };
 };
