@@ -128,7 +128,7 @@ export function createAccounts(options: {
     /** Saves the display name of the session's user; a 401 when the session has ended. */
     async saveProfile(token: string | undefined, rawName: unknown): Promise<User> {
       if (typeof rawName !== 'string') throw new HttpError(400, 'Display name is required and must be text.');
-      // Stryker disable next-line ConditionalExpression: in every answer: a name over 1,000 UTF-16 units is also over 60 code points once trimmed, so `validateDisplayName` refuses it with the same 400 and message (tested: tests/server.forms.test.ts sends 1,001 characters and expects that message). This bound only saves spreading a long string into code points; the body limit (64 KiB) bounds that work anyway.
+      // Stryker disable next-line ConditionalExpression: in every answer: a name over 1,000 UTF-16 units is also over 60 code points once trimmed, so `validateDisplayName` refuses it with the same 400 and message (tested: tests/api/forms/ sends 1,001 characters and expects that message). This bound only saves spreading a long string into code points; the body limit (64 KiB) bounds that work anyway.
       // Stryker disable next-line EqualityOperator: a name of exactly 1,000 units is refused either way, here or by `validateDisplayName` (over 60 characters), with the same 400 and message.
       if (rawName.length > DISPLAY_NAME_INPUT_MAX) {
         throw new HttpError(400, DISPLAY_NAME_LENGTH_MESSAGE);

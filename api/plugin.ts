@@ -49,7 +49,7 @@ export const apiPlugin: FastifyPluginAsync<ApiPluginOptions> = async (app, optio
 
   // Types are never coerced ("42" is not 42) and unknown body fields are refused, not dropped.
   // (Ajv's own defaults, written out: Fastify's are the opposite.)
-  // Stryker disable next-line ObjectLiteral: both values are Ajv's own defaults, written out because Fastify's built-in validator has the opposite ones. Each is tested on its own (a number where text is expected is refused; an unknown field is refused, not dropped: tests/server.api.input.test.ts).
+  // Stryker disable next-line ObjectLiteral: both values are Ajv's own defaults, written out because Fastify's built-in validator has the opposite ones. Each is tested on its own (a number where text is expected is refused; an unknown field is refused, not dropped: tests/api/input.test.ts).
   const ajv = new Ajv({ coerceTypes: false, removeAdditional: false });
   app.setValidatorCompiler(({ schema }) => ajv.compile(schema));
 
@@ -57,7 +57,7 @@ export const apiPlugin: FastifyPluginAsync<ApiPluginOptions> = async (app, optio
   // Fastify's JSON parser (which also refuses prototype-poisoning keys) is the only one left here.
   // Nesting is bounded on the text, before JSON.parse and everything after it recurses (./jsonBody.ts).
   app.removeAllContentTypeParsers();
-  // Stryker disable next-line StringLiteral: Fastify hands these to secure-json-parse, which treats any value but 'remove' or 'ignore' as 'error', so a body with __proto__ or constructor.prototype is still refused (tests/server.api.security.test.ts). Written out so that the choice is visible.
+  // Stryker disable next-line StringLiteral: Fastify hands these to secure-json-parse, which treats any value but 'remove' or 'ignore' as 'error', so a body with __proto__ or constructor.prototype is still refused (tests/api/). Written out so that the choice is visible.
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     if (jsonDepthExceeds(body as string, MAX_JSON_DEPTH)) {
@@ -87,7 +87,7 @@ export const apiPlugin: FastifyPluginAsync<ApiPluginOptions> = async (app, optio
 
   app.addHook('onSend', async (_request, reply, payload) => {
     reply.header('cache-control', 'no-store');
-    // Stryker disable next-line ConditionalExpression: with the default delay of 0 the mutant waits a zero-millisecond timer before sending, which no answer shows; a positive delay is tested (tests/server.api.test.ts).
+    // Stryker disable next-line ConditionalExpression: with the default delay of 0 the mutant waits a zero-millisecond timer before sending, which no answer shows; a positive delay is tested (tests/api/).
     // Stryker disable next-line EqualityOperator: as above, a zero-millisecond wait before an answer changes none.
     if (config.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, config.delayMs));
     return payload;

@@ -118,7 +118,8 @@ export async function serveSideBySide(
  * An init script (`page.addInitScript(instrumentInteractions)`): runs in the page before its own scripts and keeps
  * in `window.__bench` the Event Timing entries of interactions (as INP counts them: `durationThreshold: 16`),
  * long tasks, and the time from a Back step to the end of the next frame, to the page's main heading in the DOM, and
- * to that heading painted (Element Timing). Used by bench-interactions.mjs.
+ * to that heading painted (Element Timing). Used by bench-interactions.mjs and
+ * trace-interaction.mjs.
  */
 export function instrumentInteractions() {
   const bench = {
