@@ -340,7 +340,7 @@ export function documentTitleOf(context: OnScreen, shownError: AppError | null):
 
 /** The first settled navigation keeps the browser's own focus and scroll, as a document load does. */
 export function isFirstSettle(context: Pick<OnScreen, 'current'>): boolean {
-  // Stryker disable next-line OptionalChaining: today: the one caller, the navigation region's `isLaterPage` guard, asks only after `context.current?.route != null`, so a page is on screen whenever it runs. The optional chaining keeps the helper safe for a caller that asks before the first page.
+  // Stryker disable next-line OptionalChaining: the one caller, the navigation region's `isLaterPage` guard, asks only after `context.current?.route != null`, so a page is on screen whenever it runs. The optional chaining keeps the helper safe for a caller that asks before the first page.
   return (context.current?.key ?? 0) <= 1;
 }
 
