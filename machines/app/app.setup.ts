@@ -218,6 +218,8 @@ export interface PayloadPreload {
 export type ReloadClaim = 'granted' | 'denied' | 'unavailable';
 
 export function pendingOf(context: AppContext): PendingNavigation {
+  // Stryker disable next-line ConditionalExpression: Unreachable: every caller runs in a navigation state (resolving to leaving) that is only entered with a pending navigation. `beginNavigation` runs behind `isAppPath` (a parsable target), `beginRefresh` behind `isSessionFlip` (a page on screen), and only `commit` and `clearPending` clear it, each on the way to idle.
+  // Stryker disable next-line StringLiteral: The message of the throw in `pendingOf`, which is unreachable (a pending navigation exists in every state that calls it); it would only be a developer-facing text anyway.
   if (context.pending === null) throw new Error('No navigation is pending.');
   return context.pending;
 }
@@ -235,6 +237,7 @@ const revalidatePagePlaceholder = fromPromise<LoadedPage, RevalidateInput>(async
 export type AppPageRevalidator = typeof revalidatePagePlaceholder;
 
 export const appSetup = setup({
+  // Stryker disable next-line ObjectLiteral: A type-only declaration: `setup({ types })` is read by TypeScript, never at run time, so the machine behaves the same without it.
   types: {
     context: {} as AppContext,
     events: {} as AppEvent,

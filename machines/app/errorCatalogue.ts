@@ -24,6 +24,7 @@ export interface AppErrorInput {
 export const DEFAULT_STATUS = 500;
 
 function sanitizeStatus(statusCode: number | undefined): number {
+  // Stryker disable next-line ConditionalExpression: Same replacement at two lines, one reason for both: on line 27 `Number.isInteger(undefined)` is false, so an absent status still falls back to 500 through the next condition; on line 128 `createAppError` receives `statusCode: undefined`, which `sanitizeStatus` turns into that same 500.
   return statusCode !== undefined && Number.isInteger(statusCode) && statusCode >= 100 && statusCode <= 999
     ? statusCode
     : DEFAULT_STATUS;
@@ -68,6 +69,8 @@ export function validationError(
   maxPathLength: number,
   result: { readonly statusCode?: number; readonly statusMessage?: string } | false,
 ): AppError {
+  // Stryker disable next-line ConditionalExpression: With `result` false, `custom` is `false` instead of `{}`, and `false.statusMessage` / `false.statusCode` read undefined from Boolean.prototype exactly as from `{}`, so message, status and statusMessage are the same.
+  // Stryker disable next-line BooleanLiteral: `result` is never `true` (its type excludes it, and the only caller, `validateError`, calls this only when the validate rule did not answer true), so the test is always false and `custom` is `false`, whose properties read undefined exactly as those of `{}`.
   const custom = result === false ? {} : result;
   const message = custom.statusMessage ?? `Page Not Found: ${echoPath(fullPath, maxPathLength)}`;
   return createAppError({
@@ -117,7 +120,8 @@ export function toAppError(thrown: unknown, path?: string): AppError {
   const statusCode =
     typeof thrown.statusCode === 'number'
       ? thrown.statusCode
-      : typeof thrown.status === 'number'
+      : // Stryker disable next-line ConditionalExpression: A missing or non-number `status` then becomes the status code passed on, and `createAppError` repairs anything that is not an integer from 100 to 999 to 500, the same 500 an absent status gives.
+        typeof thrown.status === 'number'
         ? thrown.status
         : undefined;
   const message =

@@ -127,9 +127,10 @@ export const loadPage = fromPromise<LoadedPage, LoadPageInput>(async ({ input, s
   // A prefetch still running (or done) becomes this navigation's request: its failure is the navigation's,
   // as its own request's would be. One that failed earlier is gone from the cache, so the page asks itself.
   const prefetched = pageDataCache.take(pageDataKey(input.fullPath), signal);
-  const data = prefetched
-    ? await prefetched
-    : await page.loader({ params: input.params, fullPath: input.fullPath, signal });
+  const data =
+    prefetched !== undefined
+      ? await prefetched
+      : await page.loader({ params: input.params, fullPath: input.fullPath, signal });
   return { data, title: page.title?.(data) };
 });
 

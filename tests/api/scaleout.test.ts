@@ -229,7 +229,8 @@ describe.skipIf(!POSTGRES_URL)('two API processes on one PostgreSQL', { timeout:
     await new Promise<void>((resolve, reject) => {
       const check = () => (output.includes('listening on') ? resolve() : setTimeout(check, 50));
       check();
-      exited.then(() => reject(new Error(`the API exited before listening:\n${output}`)));
+      // Only to reject the wait early: `exited` never rejects, and the wait is awaited.
+      void exited.then(() => reject(new Error(`the API exited before listening:\n${output}`)));
     });
     return { base: `http://127.0.0.1:${port}`, child, exited };
   }

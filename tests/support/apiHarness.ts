@@ -115,20 +115,8 @@ export function migratedDump(): Promise<Blob> {
   return dump;
 }
 
-/**
- * One embedded database per test worker, when `API_TEST_SHARED_DATABASE` is set (the API's mutation run, whose
- * worker runs every test file of a mutant in one thread): each test file gets it back at the seed data, and
- * closing it leaves it open for the next file.
- */
-let shared: Promise<OpenDatabase> | undefined;
-
 async function openEmbedded(): Promise<OpenDatabase> {
-  if (!process.env.API_TEST_SHARED_DATABASE)
-    return openDatabase({ kind: 'pglite', from: await migratedDump() }, AS_DUMPED);
-  shared ??= migratedDump().then((from) => openDatabase({ kind: 'pglite', from }, AS_DUMPED));
-  const database = await shared;
-  await resetDatabase(database);
-  return { ...database, close: async () => {} };
+  return openDatabase({ kind: 'pglite', from: await migratedDump() }, AS_DUMPED);
 }
 
 /** Opens a migrated database of the given kind; `close` also drops a PostgreSQL one. */

@@ -1,6 +1,6 @@
 /**
  * Behaviour of the app machine that the mutation run found untested: each test here fails under a mutant that
- * survived the full Stryker run (the ones that may live: scripts/mutation/survivors/machines/app.*.json).
+ * survived a Stryker run (the equivalent ones are marked where they live, with `// Stryker disable next-line`).
  */
 import { describe, expect, it } from 'vitest';
 import { findRoute, type RouteRecord } from '../../../core/routes';
