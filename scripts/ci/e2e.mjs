@@ -22,9 +22,17 @@ if (!existsSync(`${outDir}/index.html`) || !existsSync('dist-server/main.mjs')) 
 
 const port = await getPort();
 const dataDir = mkdtempSync(join(tmpdir(), 'campaign-web-e2e-'));
-const result = spawnSync('npx', ['playwright', 'test', ...process.argv.slice(2)], {
+// WebKitGTK's MiniBrowser needs an X display even when nothing is looked at: without one, the run gets a
+// virtual one (Xvfb) of its own.
+const args = ['playwright', 'test', ...process.argv.slice(2)];
+const command = !process.env.DISPLAY && hasCommand('xvfb-run') ? ['xvfb-run', '-a', 'npx', ...args] : ['npx', ...args];
+const result = spawnSync(command[0], command.slice(1), {
   stdio: 'inherit',
   env: { ...process.env, E2E_PORT: String(port), E2E_DATA_DIR: dataDir, CHROME_PATH: chromium },
 });
 rmSync(dataDir, { recursive: true, force: true });
 process.exit(result.status ?? 1);
+
+function hasCommand(name) {
+  return spawnSync('sh', ['-c', `command -v ${name}`], { stdio: 'ignore' }).status === 0;
+}

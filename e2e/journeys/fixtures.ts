@@ -1,0 +1,62 @@
+/**
+ * The journeys' fixtures: per worker, the engine's browser (Chromium and Firefox) or WebDriver server (WebKit);
+ * per test, a proxy and a fresh context or session, wrapped in a `Visitor`.
+ */
+import { chromium, test as base } from '@playwright/test';
+import getPort from 'get-port';
+import type { Browser as FirefoxBrowser } from 'puppeteer-core';
+import type { Engine, EngineName } from './engines/engine';
+import { openPlaywright } from './engines/playwright';
+import { launchFirefox, openFirefox } from './engines/puppeteer';
+import { openWebKit, startWebKitWebDriver, type WebDriverServer } from './engines/webdriver';
+import { JourneyProxy } from './proxy';
+import { Visitor } from './visitor';
+
+export const MINIBROWSER = process.env.MINIBROWSER_PATH || '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser';
+export const WEBKIT_WEBDRIVER = process.env.WEBKIT_WEBDRIVER_PATH || '/usr/bin/WebKitWebDriver';
+export const FIREFOX = process.env.FIREFOX_PATH || '/usr/bin/firefox-esr';
+
+type Host =
+  | { readonly engine: 'chromium'; readonly browser: import('@playwright/test').Browser }
+  | { readonly engine: 'firefox'; readonly browser: FirefoxBrowser }
+  | { readonly engine: 'webkit'; readonly server: WebDriverServer };
+
+export const test = base.extend<
+  { visitor: Visitor; engine: Engine },
+  { engineName: EngineName; host: Host }
+>({
+  engineName: ['chromium', { option: true, scope: 'worker' }],
+  host: [
+    async ({ engineName, launchOptions }, use) => {
+      if (engineName === 'chromium') {
+        const browser = await chromium.launch(launchOptions);
+        await use({ engine: 'chromium', browser });
+        await browser.close();
+      } else if (engineName === 'firefox') {
+        const browser = await launchFirefox(FIREFOX);
+        await use({ engine: 'firefox', browser });
+        await browser.close();
+      } else {
+        const server = await startWebKitWebDriver(WEBKIT_WEBDRIVER, await getPort());
+        await use({ engine: 'webkit', server });
+        await server.stop();
+      }
+    },
+    { scope: 'worker', timeout: 60_000 },
+  ],
+  engine: async ({ host, userAgent }, use) => {
+    const engine =
+      host.engine === 'chromium'
+        ? await openPlaywright(host.browser, userAgent)
+        : host.engine === 'firefox'
+          ? await openFirefox(host.browser)
+          : await openWebKit(host.server, MINIBROWSER);
+    await use(engine);
+    await engine.close();
+  },
+  visitor: async ({ engine, baseURL }, use) => {
+    const proxy = await JourneyProxy.start(String(baseURL));
+    await use(new Visitor(engine, proxy));
+    await proxy.close();
+  },
+});

@@ -1,0 +1,2 @@
+/** Every journey module, in one list: a new journey joins the three engines by being imported here. */
+import './navigation.journey';

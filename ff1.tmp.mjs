@@ -1,0 +1,10 @@
+import { firefox } from '@playwright/test';
+const b = await firefox.launch({ channel: 'moz-firefox', executablePath: '/usr/bin/firefox-esr', headless: true });
+console.log('launched', b.version());
+const ctx = await b.newContext(process.env.OPTS ? JSON.parse(process.env.OPTS) : {});
+const p = await ctx.newPage();
+await p.goto('data:text/html,<h1>hi</h1><button>ok</button>');
+console.log(await p.getByRole('heading').textContent());
+await p.getByRole('button', { name: 'ok' }).click();
+console.log('clicked');
+await b.close();
