@@ -8,7 +8,6 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import type { Engine, Key, PointerStep } from './engine';
 
-const ELEMENT = 'element-6066-11e4-a52e-4f735466cecc';
 const KEYS: Record<Key, string> = {
   Enter: '\uE007',
   Escape: '\uE00C',
@@ -97,7 +96,6 @@ export async function openWebKit(server: WebDriverServer, miniBrowser: string): 
         },
       ],
     });
-  void ELEMENT;
   return {
     name: 'webkit',
     async goto(url) {
