@@ -19,10 +19,10 @@ export const FIREFOX = process.env.FIREFOX_PATH || '/usr/bin/firefox-esr';
 type Host =
   | { readonly engine: 'chromium'; readonly browser: import('@playwright/test').Browser }
   | { readonly engine: 'firefox'; readonly browser: FirefoxBrowser }
-  | { readonly engine: 'webkit'; readonly server: WebDriverServer };
+  | { readonly engine: 'webkit'; readonly server: WebDriverServer; session: Engine | null };
 
 export const test = base.extend<
-  { visitor: Visitor; engine: Engine },
+  { visitor: Visitor },
   { engineName: EngineName; host: Host }
 >({
   engineName: ['chromium', { option: true, scope: 'worker' }],
@@ -37,26 +37,34 @@ export const test = base.extend<
         await use({ engine: 'firefox', browser });
         await browser.close();
       } else {
+        // One MiniBrowser per worker, reset between journeys: starting one takes seconds on a loaded machine.
         const server = await startWebKitWebDriver(WEBKIT_WEBDRIVER, await getPort());
-        await use({ engine: 'webkit', server });
+        const host: Host = { engine: 'webkit', server, session: null };
+        await use(host);
+        await host.session?.close();
         await server.stop();
       }
     },
     { scope: 'worker', timeout: 60_000 },
   ],
-  engine: async ({ host, userAgent }, use) => {
-    const engine =
-      host.engine === 'chromium'
-        ? await openPlaywright(host.browser, userAgent)
-        : host.engine === 'firefox'
-          ? await openFirefox(host.browser)
-          : await openWebKit(host.server, MINIBROWSER);
-    await use(engine);
-    await engine.close();
-  },
-  visitor: async ({ engine, baseURL }, use) => {
+  visitor: async ({ host, userAgent, baseURL }, use) => {
     const proxy = await JourneyProxy.start(String(baseURL));
+    let engine: Engine;
+    if (host.engine === 'chromium') engine = await openPlaywright(host.browser, userAgent);
+    else if (host.engine === 'firefox') engine = await openFirefox(host.browser);
+    else {
+      host.session ??= await openWebKit(host.server, MINIBROWSER);
+      engine = host.session;
+      await engine.reset(proxy.origin).catch(async () => {
+        // A journey that failed can leave the session unusable: start a new one.
+        await host.session?.close();
+        host.session = await openWebKit(host.server, MINIBROWSER);
+        engine = host.session;
+        await engine.reset(proxy.origin);
+      });
+    }
     await use(new Visitor(engine, proxy));
+    if (host.engine !== 'webkit') await engine.close();
     await proxy.close();
   },
 });

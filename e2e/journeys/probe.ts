@@ -5,14 +5,19 @@
  * reload cannot lose it), and applies the journey's switches:
  * - `stubIntersectionObserver`: no link counts as on screen, so idle prefetch never asks for the chunk a journey
  *   fails on purpose (prefetch on pointer and focus intent stays on), as in the Chromium specs' fixture;
- * - `timeScale`: timers of a minute or more run that many times sooner, so an hourly update check falls due within
- *   seconds in an engine without Playwright's clock.
+ * - `timers`: timers of at least `atLeast` ms last `factor` times as long (the first rule that fits): an hourly update
+ *   check falls due within seconds, or a toast's five seconds become fifty, so a slow engine on a busy machine
+ *   still hovers it in time. Playwright's clock exists in Chromium only; this works in every engine.
+ * It also records every value `<html data-color-mode>` takes from the start of the document in
+ * `window.__journeysModes`, so a journey can tell that a reload painted no other mode first.
  */
 export const PROBE_PATH = '/__journeys/probe.js';
+/** An empty page of the proxy's own, where a reused browser session starts a new journey. */
+export const BLANK_PATH = '/__journeys/blank';
 
 export interface ProbeOptions {
   readonly stubIntersectionObserver: boolean;
-  readonly timeScale: number;
+  readonly timers: readonly { readonly atLeast: number; readonly factor: number }[];
 }
 
 export type ProbeEvent = {
@@ -60,10 +65,19 @@ function probe(options: ProbeOptions, eventPath: string): void {
       }
     } as unknown as typeof IntersectionObserver;
   }
-  if (options.timeScale > 1) {
+  if (options.timers.length > 0) {
     const setTimer = window.setTimeout.bind(window);
-    const scale = options.timeScale;
+    const scaled = (timeout: number | undefined) => {
+      const rule = timeout === undefined ? undefined : options.timers.find((candidate) => timeout >= candidate.atLeast);
+      return rule && timeout !== undefined ? timeout * rule.factor : timeout;
+    };
     window.setTimeout = ((handler: TimerHandler, timeout?: number, ...rest: unknown[]) =>
-      setTimer(handler, timeout !== undefined && timeout >= 60_000 ? timeout / scale : timeout, ...rest)) as typeof setTimeout;
+      setTimer(handler, scaled(timeout), ...rest)) as typeof setTimeout;
   }
+  const modes: string[] = [];
+  (window as unknown as { __journeysModes: string[] }).__journeysModes = modes;
+  new MutationObserver(() => modes.push(document.documentElement.getAttribute('data-color-mode') || '')).observe(
+    document.documentElement,
+    { attributes: true, attributeFilter: ['data-color-mode'] },
+  );
 }

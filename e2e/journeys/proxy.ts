@@ -14,7 +14,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
-import { PROBE_PATH, type ProbeEvent, type ProbeOptions, probeSource } from './probe';
+import { BLANK_PATH, PROBE_PATH, type ProbeEvent, type ProbeOptions, probeSource } from './probe';
 
 const require = createRequire(import.meta.url);
 const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -39,7 +39,7 @@ export class JourneyProxy {
   /** Every path (with query) the engine asked for. */
   readonly requests: string[] = [];
   private readonly rules: Rule[] = [];
-  private probe: ProbeOptions = { stubIntersectionObserver: true, timeScale: 1 };
+  private probe: ProbeOptions = { stubIntersectionObserver: true, timers: [] };
 
   private constructor(
     private readonly server: Server,
@@ -99,6 +99,10 @@ export class JourneyProxy {
       response
         .writeHead(200, { 'content-type': 'text/javascript', 'cache-control': 'no-store' })
         .end(probeSource(this.probe, EVENT_PATH));
+      return;
+    }
+    if (path === BLANK_PATH) {
+      response.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>blank</title>');
       return;
     }
     if (path === AXE_PATH) {

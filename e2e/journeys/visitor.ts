@@ -8,6 +8,14 @@ import { expect } from '@playwright/test';
 import type { Engine, Key } from './engines/engine';
 import { AXE_PATH, type JourneyProxy } from './proxy';
 
+/**
+ * How long a journey waits for what it expects: generous, as MiniBrowser under WebDriver on a loaded 2-core
+ * machine is several times slower than Chromium; a wait ends as soon as its condition holds.
+ */
+const WAIT_MS = 15_000;
+/** Looks again soon: each look is a round trip to the engine, which is the real pace of a poll. */
+const POLL_INTERVALS = [50, 100, 200];
+
 export interface Query {
   readonly role:
     | 'link'
@@ -15,6 +23,7 @@ export interface Query {
     | 'heading'
     | 'textbox'
     | 'radio'
+    | 'radiogroup'
     | 'listitem'
     | 'region'
     | 'status'
@@ -68,12 +77,13 @@ const FINDER = `(function find(query, mode) {
     heading: 'h1, h2, h3, h4, h5, h6, [role="heading"]',
     textbox: 'input:not([type]), input[type="text"], input[type="email"], input[type="password"], input[type="search"], input[type="url"], input[type="tel"], textarea, [role="textbox"]',
     radio: 'input[type="radio"], [role="radio"], [role="menuitemradio"]',
+    radiogroup: '[role="radiogroup"], fieldset',
     listitem: 'li, [role="listitem"]',
     region: 'section[aria-label], section[aria-labelledby], [role="region"]',
     status: '[role="status"], output',
     alert: '[role="alert"]',
     main: 'main, [role="main"]',
-    banner: 'body > header, [role="banner"]',
+    banner: 'header, [role="banner"]',
     navigation: 'nav, [role="navigation"]',
   };
   const squash = (text) => (text || '').replace(/\\s+/g, ' ').trim();
@@ -148,7 +158,9 @@ export class Visitor {
 
   /** Opens a path of the app as a typed address (the proxy's origin). */
   async visit(path: string): Promise<void> {
+    const loads = this.proxy.documentLoads();
     await this.engine.goto(`${this.proxy.origin}${path}`);
+    await this.until('the probe ran in the new document', async () => this.proxy.documentLoads() > loads, true);
   }
 
   /** The path and query in the address bar. */
@@ -161,23 +173,29 @@ export class Visitor {
     return this.engine.evaluate<T>(expression);
   }
 
-  /** The element of `query` now, or null. */
-  find(query: Query, scroll = false): Promise<Found | null> {
-    return this.engine.evaluate<Found | null>(`${FINDER}(${JSON.stringify(wire(query))}, ${JSON.stringify(scroll ? 'scroll' : 'look')})`);
+  /**
+   * The element of `query` now, or null, also while a document is being replaced (an engine refuses to run
+   * script in a page that is going away: for a poll that is "not yet").
+   */
+  async find(query: Query, scroll = false): Promise<Found | null> {
+    return this.engine.evaluate<Found | null>(`${FINDER}(${JSON.stringify(wire(query))}, ${JSON.stringify(scroll ? 'scroll' : 'look')})`).catch((error: unknown) => {
+      if (scroll) throw error;
+      return null;
+    });
   }
 
   /** Waits for the element of `query` and returns it. */
-  async get(query: Query, timeout = 10_000): Promise<Found> {
+  async get(query: Query, timeout = WAIT_MS): Promise<Found> {
     let found: Found | null = null;
     await expect
-      .poll(async () => (found = await this.find(query)) !== null, { message: `${describe(query)} on screen`, timeout })
+      .poll(async () => (found = await this.find(query)) !== null, { message: `${describe(query)} on screen`, timeout, intervals: POLL_INTERVALS })
       .toBe(true);
     return found as unknown as Found;
   }
 
   /** Waits until the element of `query` is gone (or never was). */
-  async gone(query: Query, timeout = 10_000): Promise<void> {
-    await expect.poll(() => this.find(query), { message: `${describe(query)} gone`, timeout }).toBeNull();
+  async gone(query: Query, timeout = WAIT_MS): Promise<void> {
+    await expect.poll(() => this.find(query), { message: `${describe(query)} gone`, timeout, intervals: POLL_INTERVALS }).toBeNull();
   }
 
   /** Clicks the element of `query` at its centre with the primary pointer button. */
@@ -204,12 +222,12 @@ export class Visitor {
   /** Clicks a text field, empties it and types `text`, key by key. */
   async fill(query: Query, text: string): Promise<void> {
     await this.click(query);
-    await expect.poll(async () => (await this.find(query))?.focused, { message: `${describe(query)} focused` }).toBe(true);
+    await expect.poll(async () => (await this.find(query))?.focused, { message: `${describe(query)} focused`, intervals: POLL_INTERVALS }).toBe(true);
     await this.evaluate(`(() => { const el = document.activeElement; el.select && el.select(); })()`);
     const current = (await this.find(query))?.value ?? '';
     if (current !== '') await this.engine.press('Backspace');
     await this.engine.type(text);
-    await expect.poll(async () => (await this.find(query))?.value, { message: `${describe(query)} typed into` }).toBe(text);
+    await expect.poll(async () => (await this.find(query))?.value, { message: `${describe(query)} typed into`, intervals: POLL_INTERVALS }).toBe(text);
   }
 
   press(key: Key, modifiers?: { shift?: boolean }): Promise<void> {
@@ -229,8 +247,9 @@ export class Visitor {
   }
 
   /** Waits until `read()` returns `expected` (compared as JSON); a failure names what was waited for. */
-  async until<T>(message: string, read: () => Promise<T>, expected: T, timeout = 10_000): Promise<void> {
-    await expect.poll(read, { message, timeout }).toEqual(expected);
+  async until<T>(message: string, read: () => Promise<T>, expected: T, timeout = WAIT_MS): Promise<void> {
+    const attempt = () => read().catch((error: unknown) => ({ failed: String(error) }));
+    await expect.poll(attempt, { message, timeout, intervals: POLL_INTERVALS }).toEqual(expected);
   }
 
   /** The main heading (`h1` in `main`) text, or null while there is none. */
@@ -241,7 +260,9 @@ export class Visitor {
   /** Waits until the main heading reads `text` and React owns it (a click before hydration does nothing). */
   async expectPage(text: string | RegExp, path?: string): Promise<void> {
     const matches = (heading: string | null) => (typeof text === 'string' ? heading === text : heading !== null && text.test(heading));
-    await expect.poll(async () => matches(await this.heading()), { message: `main heading ${String(text)}` }).toBe(true);
+    await expect
+      .poll(async () => matches(await this.heading()), { message: `main heading ${String(text)}`, timeout: WAIT_MS, intervals: POLL_INTERVALS })
+      .toBe(true);
     if (path !== undefined) await this.until('address', () => this.path(), path);
     await this.until(
       'the app owns the page (hydrated)',

@@ -35,5 +35,10 @@ export interface Engine {
   screenshot(path: string): Promise<void>;
   /** The engine's name and version, as a failure or a screenshot names it. */
   version(): Promise<string>;
+  /**
+   * Makes a browser that ran an earlier journey ready for a new one on `origin` (each journey has an origin of
+   * its own, so storage and cache start empty; cookies, which ignore the port, are deleted).
+   */
+  reset(origin: string): Promise<void>;
   close(): Promise<void>;
 }

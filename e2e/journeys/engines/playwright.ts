@@ -48,6 +48,9 @@ export async function openPlaywright(browser: Browser, userAgent: string | undef
     async version() {
       return `Chromium ${browser.version()}`;
     },
+    async reset() {
+      // A fresh context per journey: nothing to do.
+    },
     async close() {
       await context.close();
     },

@@ -66,6 +66,9 @@ export async function openFirefox(browser: Browser): Promise<Engine> {
     async version() {
       return browser.version();
     },
+    async reset() {
+      // A fresh context per journey: nothing to do.
+    },
     async close() {
       await context.close();
     },

@@ -6,6 +6,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
+import { BLANK_PATH } from '../probe';
 import type { Engine, Key, PointerStep } from './engine';
 
 const KEYS: Record<Key, string> = {
@@ -53,11 +54,13 @@ export async function startWebKitWebDriver(binary: string, port: number): Promis
 /** One MiniBrowser session (a fresh, ephemeral profile) on a running WebKitWebDriver. */
 export async function openWebKit(server: WebDriverServer, miniBrowser: string): Promise<Engine> {
   const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+    const started = Date.now();
     const response = await fetch(`${server.url}${path}`, {
       method,
       headers: body === undefined ? {} : { 'content-type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
+    if (process.env.JOURNEYS_DEBUG) console.log(`${Date.now() - started} ms ${method} ${path}`);
     const answer = (await response.json()) as { value: T & { error?: string; message?: string } };
     if (!response.ok) throw new Error(`WebDriver ${method} ${path}: ${answer.value.error}: ${answer.value.message}`);
     return answer.value;
@@ -167,6 +170,11 @@ export async function openWebKit(server: WebDriverServer, miniBrowser: string): 
     },
     async version() {
       return `WebKitGTK ${created.capabilities.browserVersion}`;
+    },
+    async reset(origin) {
+      await call('POST', `${session}/url`, { url: `${origin}${BLANK_PATH}` });
+      await call('DELETE', `${session}/cookie`);
+      await this.setViewport(1280, 800);
     },
     async close() {
       await call('DELETE', session).catch(() => {});
