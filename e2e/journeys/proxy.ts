@@ -39,6 +39,7 @@ export class JourneyProxy {
   /** Every path (with query) the engine asked for. */
   readonly requests: string[] = [];
   private readonly rules: Rule[] = [];
+  private scripts = true;
   private probe: ProbeOptions = { stubIntersectionObserver: true, timers: [] };
 
   private constructor(
@@ -67,6 +68,14 @@ export class JourneyProxy {
   /** Switches of the probe for the documents loaded from now on. */
   setProbe(options: Partial<ProbeOptions>): void {
     this.probe = { ...this.probe, ...options };
+  }
+
+  /**
+   * With `false`, HTML documents reach the engine without the app's scripts (as a browser with JavaScript off
+   * would ignore them, showing `<noscript>` content instead); the probe stays, to count loads and see CSP violations.
+   */
+  setScripts(enabled: boolean): void {
+    this.scripts = enabled;
   }
 
   /** How many documents the engine has loaded (each runs the probe once). */
@@ -149,9 +158,14 @@ export class JourneyProxy {
           return;
         }
         readBody(answer).then((body) => {
-          const html = body
-            .toString('utf8')
-            .replace(/<head(\s[^>]*)?>/i, (head) => `${head}<script src="${PROBE_PATH}"></script>`);
+          let html = body.toString('utf8');
+          if (!this.scripts)
+            html = html
+              .replace(/<script\b[^>]*>[\s\S]*?<\/script>/gi, '')
+              .replace(/<link\b[^>]*rel="modulepreload"[^>]*>/gi, '')
+              // What such a browser shows instead.
+              .replace(/<\/?noscript>/gi, '');
+          html = html.replace(/<head(\s[^>]*)?>/i, (head) => `${head}<script src="${PROBE_PATH}"></script>`);
           const headers = { ...answer.headers };
           delete headers['content-length'];
           delete headers.etag;
