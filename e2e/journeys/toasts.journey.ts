@@ -5,8 +5,12 @@ import type { Query, Visitor } from './visitor';
 const REGION: Query = { role: 'region', name: 'Notifications (F8)' };
 const TOAST: Query = { role: 'listitem', name: /Changes saved/, within: REGION };
 
+const SHOW: Query = { role: 'button', name: 'Show toast' };
+
 async function show(v: Visitor): Promise<void> {
-  await v.click({ role: 'button', name: 'Show toast' });
+  // Disabled until the app has started (a prerendered button does nothing before that).
+  await v.until('the gallery can show toasts', async () => (await v.find(SHOW))?.attributes.disabled, undefined);
+  await v.click(SHOW);
   await v.until('a toast is open', async () => (await v.find(TOAST))?.attributes['data-state'], 'open');
   // Its entry animation done, so the pointer lands on the toast where it stays.
   await v.evaluate(
