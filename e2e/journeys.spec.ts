@@ -21,6 +21,7 @@ for (const item of journeys()) {
       testInfo.attachments.push({ name: `screenshot in ${engineName}`, path, contentType: 'image/png' });
       throw error;
     }
-    if (!item.allowPageErrors) expect(visitor.proxy.problems(), `errors and CSP violations in ${engineName}`).toEqual([]);
+    if (!item.allowPageErrors)
+      expect(visitor.proxy.problems(), `errors and CSP violations in ${engineName}`).toEqual([]);
   });
 }

@@ -2,7 +2,7 @@
  * The journeys' fixtures: per worker, the engine's browser (Chromium and Firefox) or WebDriver server (WebKit);
  * per test, a proxy and a fresh context or session, wrapped in a `Visitor`.
  */
-import { chromium, test as base } from '@playwright/test';
+import { test as base, chromium } from '@playwright/test';
 import getPort from 'get-port';
 import type { Browser as FirefoxBrowser } from 'puppeteer-core';
 import type { Engine, EngineName } from './engines/engine';
@@ -12,7 +12,8 @@ import { openWebKit, startWebKitWebDriver, type WebDriverServer } from './engine
 import { JourneyProxy } from './proxy';
 import { Visitor } from './visitor';
 
-export const MINIBROWSER = process.env.MINIBROWSER_PATH || '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser';
+export const MINIBROWSER =
+  process.env.MINIBROWSER_PATH || '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser';
 export const WEBKIT_WEBDRIVER = process.env.WEBKIT_WEBDRIVER_PATH || '/usr/bin/WebKitWebDriver';
 export const FIREFOX = process.env.FIREFOX_PATH || '/usr/bin/firefox-esr';
 
@@ -21,10 +22,7 @@ type Host =
   | { readonly engine: 'firefox'; readonly browser: FirefoxBrowser }
   | { readonly engine: 'webkit'; readonly server: WebDriverServer; session: Engine | null };
 
-export const test = base.extend<
-  { visitor: Visitor },
-  { engineName: EngineName; host: Host }
->({
+export const test = base.extend<{ visitor: Visitor }, { engineName: EngineName; host: Host }>({
   engineName: ['chromium', { option: true, scope: 'worker' }],
   host: [
     async ({ engineName, launchOptions }, use) => {

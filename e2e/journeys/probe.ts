@@ -31,7 +31,7 @@ export function probeSource(options: ProbeOptions, eventPath: string): string {
   return `(${probe.toString()})(${JSON.stringify(options)}, ${JSON.stringify(eventPath)});`;
 }
 
-/** Runs in the page: only what every engine has (no optional chaining on old APIs, no modules). */
+/** Runs in the page, before anything else: only what every engine has, no imports. */
 function probe(options: ProbeOptions, eventPath: string): void {
   const send = (type: ProbeEvent['type'], detail: string) => {
     const request = new XMLHttpRequest();
@@ -47,10 +47,13 @@ function probe(options: ProbeOptions, eventPath: string): void {
   });
   window.addEventListener('unhandledrejection', (event) => {
     const reason = event.reason as { message?: string } | undefined;
-    send('rejection', String(reason && reason.message ? reason.message : reason));
+    send('rejection', String(reason?.message ? reason.message : reason));
   });
   document.addEventListener('securitypolicyviolation', (event) => {
-    send('csp', `${event.violatedDirective} blocked ${event.blockedURI || 'inline'} (${event.sourceFile}:${event.lineNumber})`);
+    send(
+      'csp',
+      `${event.violatedDirective} blocked ${event.blockedURI || 'inline'} (${event.sourceFile}:${event.lineNumber})`,
+    );
   });
   if (options.stubIntersectionObserver) {
     window.IntersectionObserver = class {
@@ -68,7 +71,8 @@ function probe(options: ProbeOptions, eventPath: string): void {
   if (options.timers.length > 0) {
     const setTimer = window.setTimeout.bind(window);
     const scaled = (timeout: number | undefined) => {
-      const rule = timeout === undefined ? undefined : options.timers.find((candidate) => timeout >= candidate.atLeast);
+      const rule =
+        timeout === undefined ? undefined : options.timers.find((candidate) => timeout >= candidate.atLeast);
       return rule && timeout !== undefined ? timeout * rule.factor : timeout;
     };
     window.setTimeout = ((handler: TimerHandler, timeout?: number, ...rest: unknown[]) =>
@@ -76,8 +80,7 @@ function probe(options: ProbeOptions, eventPath: string): void {
   }
   const modes: string[] = [];
   (window as unknown as { __journeysModes: string[] }).__journeysModes = modes;
-  new MutationObserver(() => modes.push(document.documentElement.getAttribute('data-color-mode') || '')).observe(
-    document.documentElement,
-    { attributes: true, attributeFilter: ['data-color-mode'] },
-  );
+  new MutationObserver(() =>
+    modes.push(document.documentElement.getAttribute('data-color-mode') || ''),
+  ).observe(document.documentElement, { attributes: true, attributeFilter: ['data-color-mode'] });
 }

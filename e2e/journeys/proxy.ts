@@ -139,7 +139,11 @@ export class JourneyProxy {
     this.forward(request, response, path);
   }
 
-  private forward(request: IncomingMessage, response: import('node:http').ServerResponse, path: string): void {
+  private forward(
+    request: IncomingMessage,
+    response: import('node:http').ServerResponse,
+    path: string,
+  ): void {
     const upstream = httpRequest(
       {
         host: this.target.hostname,

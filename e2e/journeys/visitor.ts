@@ -52,7 +52,12 @@ function wire(query: Query): WireQuery {
   return {
     role: query.role,
     level: query.level,
-    name: name === undefined ? undefined : typeof name === 'string' ? { exact: name } : { source: name.source, flags: name.flags },
+    name:
+      name === undefined
+        ? undefined
+        : typeof name === 'string'
+          ? { exact: name }
+          : { source: name.source, flags: name.flags },
     within: query.within ? wire(query.within) : undefined,
   };
 }
@@ -140,10 +145,10 @@ const FINDER = `(function find(query, mode) {
 })`;
 
 /** Describes a query for a failure message. */
-export function describe(query: Query): string {
+export function described(query: Query): string {
   const name = query.name === undefined ? '' : ` "${String(query.name)}"`;
   const level = query.level === undefined ? '' : ` (level ${query.level})`;
-  return `${query.role}${name}${level}${query.within ? ` in ${describe(query.within)}` : ''}`;
+  return `${query.role}${name}${level}${query.within ? ` in ${described(query.within)}` : ''}`;
 }
 
 export class Visitor {
@@ -160,7 +165,11 @@ export class Visitor {
   async visit(path: string): Promise<void> {
     const loads = this.proxy.documentLoads();
     await this.engine.goto(`${this.proxy.origin}${path}`);
-    await this.until('the probe ran in the new document', async () => this.proxy.documentLoads() > loads, true);
+    await this.until(
+      'the probe ran in the new document',
+      async () => this.proxy.documentLoads() > loads,
+      true,
+    );
   }
 
   /** The path and query in the address bar. */
@@ -178,31 +187,51 @@ export class Visitor {
    * script in a page that is going away: for a poll that is "not yet").
    */
   async find(query: Query, scroll = false): Promise<Found | null> {
-    return this.engine.evaluate<Found | null>(`${FINDER}(${JSON.stringify(wire(query))}, ${JSON.stringify(scroll ? 'scroll' : 'look')})`).catch((error: unknown) => {
-      if (scroll) throw error;
-      return null;
-    });
+    return this.engine
+      .evaluate<Found | null>(
+        `${FINDER}(${JSON.stringify(wire(query))}, ${JSON.stringify(scroll ? 'scroll' : 'look')})`,
+      )
+      .catch((error: unknown) => {
+        if (scroll) throw error;
+        return null;
+      });
   }
 
   /** Waits for the element of `query` and returns it. */
   async get(query: Query, timeout = WAIT_MS): Promise<Found> {
     let found: Found | null = null;
     await expect
-      .poll(async () => (found = await this.find(query)) !== null, { message: `${describe(query)} on screen`, timeout, intervals: POLL_INTERVALS })
+      .poll(
+        async () => {
+          found = await this.find(query);
+          return found !== null;
+        },
+        {
+          message: `${described(query)} on screen`,
+          timeout,
+          intervals: POLL_INTERVALS,
+        },
+      )
       .toBe(true);
     return found as unknown as Found;
   }
 
   /** Waits until the element of `query` is gone (or never was). */
   async gone(query: Query, timeout = WAIT_MS): Promise<void> {
-    await expect.poll(() => this.find(query), { message: `${describe(query)} gone`, timeout, intervals: POLL_INTERVALS }).toBeNull();
+    await expect
+      .poll(() => this.find(query), {
+        message: `${described(query)} gone`,
+        timeout,
+        intervals: POLL_INTERVALS,
+      })
+      .toBeNull();
   }
 
   /** Clicks the element of `query` at its centre with the primary pointer button. */
   async click(query: Query): Promise<void> {
     await this.get(query);
     const found = await this.find(query, true);
-    if (!found) throw new Error(`${describe(query)} went away before the click`);
+    if (!found) throw new Error(`${described(query)} went away before the click`);
     await this.engine.pointer([{ type: 'move', x: found.x, y: found.y }, { type: 'down' }, { type: 'up' }]);
   }
 
@@ -215,19 +244,33 @@ export class Visitor {
   /** Presses the primary button on the element and drags it by (dx, dy) in small steps. */
   async drag(query: Query, dx: number, dy: number): Promise<void> {
     const { x, y } = await this.get(query);
-    const steps = [1, 2, 3, 4, 5, 6].map((step) => ({ type: 'move' as const, x: x + (dx * step) / 6, y: y + (dy * step) / 6 }));
+    const steps = [1, 2, 3, 4, 5, 6].map((step) => ({
+      type: 'move' as const,
+      x: x + (dx * step) / 6,
+      y: y + (dy * step) / 6,
+    }));
     await this.engine.pointer([{ type: 'move', x, y }, { type: 'down' }, ...steps, { type: 'up' }]);
   }
 
   /** Clicks a text field, empties it and types `text`, key by key. */
   async fill(query: Query, text: string): Promise<void> {
     await this.click(query);
-    await expect.poll(async () => (await this.find(query))?.focused, { message: `${describe(query)} focused`, intervals: POLL_INTERVALS }).toBe(true);
+    await expect
+      .poll(async () => (await this.find(query))?.focused, {
+        message: `${described(query)} focused`,
+        intervals: POLL_INTERVALS,
+      })
+      .toBe(true);
     await this.evaluate(`(() => { const el = document.activeElement; el.select && el.select(); })()`);
     const current = (await this.find(query))?.value ?? '';
     if (current !== '') await this.engine.press('Backspace');
     await this.engine.type(text);
-    await expect.poll(async () => (await this.find(query))?.value, { message: `${describe(query)} typed into`, intervals: POLL_INTERVALS }).toBe(text);
+    await expect
+      .poll(async () => (await this.find(query))?.value, {
+        message: `${described(query)} typed into`,
+        intervals: POLL_INTERVALS,
+      })
+      .toBe(text);
   }
 
   press(key: Key, modifiers?: { shift?: boolean }): Promise<void> {
@@ -259,9 +302,14 @@ export class Visitor {
 
   /** Waits until the main heading reads `text` and React owns it (a click before hydration does nothing). */
   async expectPage(text: string | RegExp, path?: string): Promise<void> {
-    const matches = (heading: string | null) => (typeof text === 'string' ? heading === text : heading !== null && text.test(heading));
+    const matches = (heading: string | null) =>
+      typeof text === 'string' ? heading === text : heading !== null && text.test(heading);
     await expect
-      .poll(async () => matches(await this.heading()), { message: `main heading ${String(text)}`, timeout: WAIT_MS, intervals: POLL_INTERVALS })
+      .poll(async () => matches(await this.heading()), {
+        message: `main heading ${String(text)}`,
+        timeout: WAIT_MS,
+        intervals: POLL_INTERVALS,
+      })
       .toBe(true);
     if (path !== undefined) await this.until('address', () => this.path(), path);
     await this.until(
@@ -291,10 +339,11 @@ export class Visitor {
       script.onerror = () => reject(new Error('axe-core did not load'));
       document.head.append(script);
     })`);
-    return this.evaluate<string[]>(`window.axe.run(document, { resultTypes: ['violations'] }).then((results) =>
+    return this.evaluate<
+      string[]
+    >(`window.axe.run(document, { resultTypes: ['violations'] }).then((results) =>
       results.violations
         .filter((v) => v.impact === 'serious' || v.impact === 'critical')
         .map((v) => v.id + ' (' + v.impact + '): ' + v.help + ' at ' + v.nodes.map((n) => n.target.join(' ')).join(', ')))`);
   }
 }
-

@@ -3,7 +3,10 @@ import type { Browser, BrowserContext, Page } from '@playwright/test';
 import type { Engine, Key, PointerStep } from './engine';
 
 export async function openPlaywright(browser: Browser, userAgent: string | undefined): Promise<Engine> {
-  const context: BrowserContext = await browser.newContext({ userAgent, viewport: { width: 1280, height: 800 } });
+  const context: BrowserContext = await browser.newContext({
+    userAgent,
+    viewport: { width: 1280, height: 800 },
+  });
   const page: Page = await context.newPage();
   return {
     name: 'chromium',

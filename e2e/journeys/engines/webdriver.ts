@@ -62,27 +62,36 @@ export async function openWebKit(server: WebDriverServer, miniBrowser: string): 
     });
     if (process.env.JOURNEYS_DEBUG) console.log(`${Date.now() - started} ms ${method} ${path}`);
     const answer = (await response.json()) as { value: T & { error?: string; message?: string } };
-    if (!response.ok) throw new Error(`WebDriver ${method} ${path}: ${answer.value.error}: ${answer.value.message}`);
+    if (!response.ok)
+      throw new Error(`WebDriver ${method} ${path}: ${answer.value.error}: ${answer.value.message}`);
     return answer.value;
   };
-  const created = await call<{ sessionId: string; capabilities: { browserVersion: string } }>('POST', '/session', {
-    capabilities: {
-      alwaysMatch: {
-        browserName: 'MiniBrowser',
-        'webkitgtk:browserOptions': { binary: miniBrowser, args: ['--automation'] },
+  const created = await call<{ sessionId: string; capabilities: { browserVersion: string } }>(
+    'POST',
+    '/session',
+    {
+      capabilities: {
+        alwaysMatch: {
+          browserName: 'MiniBrowser',
+          'webkitgtk:browserOptions': { binary: miniBrowser, args: ['--automation'] },
+        },
       },
     },
-  });
+  );
   const session = `/session/${created.sessionId}`;
   const execute = async <T>(expression: string): Promise<T> => {
     // Asynchronous, so a promise is awaited; an exception comes back as a value and is thrown here.
-    const result = await call<{ ok: boolean; value?: T; error?: string }>('POST', `${session}/execute/async`, {
-      script: `const done = arguments[arguments.length - 1];
+    const result = await call<{ ok: boolean; value?: T; error?: string }>(
+      'POST',
+      `${session}/execute/async`,
+      {
+        script: `const done = arguments[arguments.length - 1];
         Promise.resolve().then(() => (${expression})).then(
           (value) => done({ ok: true, value: value === undefined ? null : value }),
           (error) => done({ ok: false, error: String(error && error.stack ? error.stack : error) }));`,
-      args: [],
-    });
+        args: [],
+      },
+    );
     if (!result.ok) throw new Error(`in the page: ${result.error}`);
     return result.value as T;
   };
@@ -99,7 +108,7 @@ export async function openWebKit(server: WebDriverServer, miniBrowser: string): 
         },
       ],
     });
-  return {
+  const engine: Engine = {
     name: 'webkit',
     async goto(url) {
       await call('POST', `${session}/url`, { url });
@@ -124,7 +133,13 @@ export async function openWebKit(server: WebDriverServer, miniBrowser: string): 
             parameters: { pointerType: 'mouse' },
             actions: steps.map((step) =>
               step.type === 'move'
-                ? { type: 'pointerMove', x: Math.round(step.x), y: Math.round(step.y), duration: 50, origin: 'viewport' }
+                ? {
+                    type: 'pointerMove',
+                    x: Math.round(step.x),
+                    y: Math.round(step.y),
+                    duration: 50,
+                    origin: 'viewport',
+                  }
                 : { type: step.type === 'down' ? 'pointerDown' : 'pointerUp', button: 0 },
             ),
           },
@@ -174,10 +189,11 @@ export async function openWebKit(server: WebDriverServer, miniBrowser: string): 
     async reset(origin) {
       await call('POST', `${session}/url`, { url: `${origin}${BLANK_PATH}` });
       await call('DELETE', `${session}/cookie`);
-      await this.setViewport(1280, 800);
+      await engine.setViewport(1280, 800);
     },
     async close() {
       await call('DELETE', session).catch(() => {});
     },
   };
+  return engine;
 }
