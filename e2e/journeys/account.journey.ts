@@ -66,7 +66,10 @@ journey('without JavaScript: sign in, save the display name, sign out', async (v
   await v.click({ role: 'button', name: 'Sign in', within: { role: 'main' } });
   await v.until('signed in, on the return-to page', () => v.path(), '/profile');
   await v.fill({ role: 'textbox', name: 'Display name' }, DEMO.displayName);
+  const loads = v.proxy.documentLoads();
   await v.click({ role: 'button', name: 'Save changes' });
+  // The form posts and the server answers with the profile page again: a new document.
+  await v.until('the profile page came back', async () => v.proxy.documentLoads() > loads, true);
   await v.until(
     'saved, back on the profile',
     async () => (await v.find({ role: 'textbox', name: 'Display name' }))?.value,

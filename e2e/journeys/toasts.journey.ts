@@ -40,7 +40,16 @@ journey(
       async () => (await v.find(TOAST))?.attributes['data-paused'] !== undefined,
       true,
     );
-    await v.engine.pointer([{ type: 'move', x: 5, y: 5 }]);
+    // Away over the page, as a hand moves: the pointer leaves the notifications on its way back to the button.
+    const toast = await v.get(TOAST);
+    const heading = await v.get(SHOW);
+    await v.engine.pointer(
+      [1, 2, 3, 4, 5, 6].map((step) => ({
+        type: 'move' as const,
+        x: toast.x + ((heading.x - toast.x) * step) / 6,
+        y: toast.y + ((heading.y - toast.y) * step) / 6,
+      })),
+    );
     await v.until(
       'running again',
       async () => (await v.find(TOAST))?.attributes['data-paused'] === undefined,
