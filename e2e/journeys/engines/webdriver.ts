@@ -168,7 +168,8 @@ export async function openWebKit(server: WebDriverServer, miniBrowser: string): 
     },
     async setViewport(width, height) {
       // The window includes whatever the browser draws around the page: measure it and size the window so the
-      // page gets exactly the asked size.
+      // page gets the asked size. MiniBrowser's window has a minimum width (about 447 CSS px with its toolbar):
+      // narrower asks get that; phone widths are checked in Chromium and Firefox.
       for (let attempt = 0; attempt < 3; attempt += 1) {
         const inner = await execute<[number, number]>('[innerWidth, innerHeight]');
         if (inner[0] === width && inner[1] === height) return;
