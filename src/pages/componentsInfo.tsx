@@ -303,6 +303,9 @@ function ComponentsInfoPage() {
               borderBottomWidth: '1px',
               borderColor: 'border',
             },
+            // A long path breaks at any character rather than push the table sideways on a phone: Firefox breaks
+            // it after a slash, Chromium and WebKit would not break it at all.
+            '& code': { overflowWrap: 'anywhere' },
           })}
         >
           <caption className={css({ textAlign: 'left', color: 'fg.muted', pb: '2' })}>
