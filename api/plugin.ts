@@ -13,7 +13,7 @@ import { pruneInOneInstance } from './pruning.ts';
 import { pruneReports } from './reports.ts';
 import { campaignRoutes } from './routes/campaigns.ts';
 import type { RouteContext } from './routes/context.ts';
-import { openApiRoutes } from './routes/openapi.ts';
+import { openApiRoutes, withDefinitionsAsComponents } from './routes/openapi.ts';
 import { profileRoutes } from './routes/profile.ts';
 import { reportRoutes } from './routes/reports.ts';
 import { sessionRoutes } from './routes/session.ts';
@@ -102,6 +102,10 @@ export const apiPlugin: FastifyPluginAsync<ApiPluginOptions> = async (app, optio
           'The JSON API under /api. Every route here is generated from its JSON Schemas (api/schemas.ts).',
       },
     },
+    transformObject: (documents) =>
+      'openapiObject' in documents
+        ? withDefinitionsAsComponents(documents.openapiObject)
+        : documents.swaggerObject,
   });
   answerUnknownPaths(app);
   const answerOtherMethods = recordMethods(app);

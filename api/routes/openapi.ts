@@ -34,3 +34,48 @@ export const openApiRoutes: RoutePlugin = async (app) => {
     async () => app.swagger() as unknown as FromSchema<typeof documentSchema>,
   );
 };
+
+type Components = { components?: { schemas?: Record<string, unknown> } };
+
+/**
+ * The document with each schema's own definitions (`$defs`, which a route's schema refers to as `#/$defs/…`)
+ * moved into `components.schemas` and the references rewritten to them: in a document, `#/…` is the document's
+ * root, so a definition left in place would be a dangling reference to any tool that reads it. A name taken by
+ * another definition gets a number; the same definition met twice is kept once.
+ */
+export function withDefinitionsAsComponents<Document extends Components>(document: Document): Document {
+  const schemas: Record<string, unknown> = { ...document.components?.schemas };
+  const place = (name: string, definition: unknown): string => {
+    const text = JSON.stringify(definition);
+    for (let n = 1; ; n += 1) {
+      const candidate = n === 1 ? name : `${name}${n}`;
+      if (!(candidate in schemas) || JSON.stringify(schemas[candidate]) === text) return candidate;
+    }
+  };
+  const walk = (node: unknown, refs: ReadonlyMap<string, string>): unknown => {
+    if (Array.isArray(node)) return node.map((item) => walk(item, refs));
+    if (typeof node !== 'object' || node === null) return node;
+    const { $defs, ...rest } = node as Record<string, unknown>;
+    let scope = refs;
+    if (typeof $defs === 'object' && $defs !== null) {
+      const local = new Map(refs);
+      const named = Object.entries($defs).map(([name, definition]) => {
+        const component = place(name, definition);
+        local.set(`#/$defs/${name}`, `#/components/schemas/${component}`);
+        schemas[component] = definition;
+        return [component, definition] as const;
+      });
+      scope = local;
+      for (const [component, definition] of named) schemas[component] = walk(definition, scope);
+    }
+    return Object.fromEntries(
+      Object.entries(rest).map(([key, value]) => [
+        key,
+        key === '$ref' && typeof value === 'string' ? (scope.get(value) ?? value) : walk(value, scope),
+      ]),
+    );
+  };
+  const { components, ...rest } = document;
+  const paths = walk(rest, new Map()) as Omit<Document, 'components'>;
+  return { ...paths, components: { ...components, schemas } } as Document;
+}
