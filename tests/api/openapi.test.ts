@@ -8,7 +8,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { InjectOptions, RouteOptions } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testApiConfig } from '../../api/config';
-import { type ApiClient, useApi } from '../support/apiHarness';
+import { type ApiClient, backends, useApi } from '../support/apiHarness';
 import { sampleReport } from '../support/reportFixture';
 
 const READ_TOKEN = 'a-read-token-of-thirty-two-chars';
@@ -90,8 +90,8 @@ function documented(responses: Record<string, { content?: Record<string, unknown
   return responses[String(status)] ?? responses[`${String(status)[0]}XX`];
 }
 
-describe('the OpenAPI document', { timeout: 60_000 }, () => {
-  const { open, clock } = useApi('pglite', { startAt: START });
+describe.each(backends())('the OpenAPI document on %s', { timeout: 60_000 }, (kind) => {
+  const { open, clock } = useApi(kind, { startAt: START });
   let api: ApiClient;
   let document: OpenApiDocument;
 
