@@ -3,6 +3,8 @@
  * ../plugin.ts before every route, collects them as they are registered). Only the document: no UI, nothing
  * the server's CSP would have to allow.
  */
+import fastifySwagger from '@fastify/swagger';
+import type { FastifyInstance } from 'fastify';
 import type { FromSchema } from 'json-schema-to-ts';
 import { errorBody } from '../schemas.ts';
 import type { RoutePlugin } from './context.ts';
@@ -25,6 +27,25 @@ const documentSchema = {
 } as const;
 
 export const OPENAPI_PATH = '/openapi.json';
+
+/** Registers @fastify/swagger in the API's scope: called before any route, it collects each as it is registered. */
+export async function collectOpenApi(app: FastifyInstance): Promise<void> {
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'campaign-web demo API',
+        version: '1',
+        description:
+          'The JSON API under /api. Every route here is generated from its JSON Schemas (api/schemas.ts).',
+      },
+    },
+    transformObject: (documents) =>
+      'openapiObject' in documents
+        ? withDefinitionsAsComponents(documents.openapiObject)
+        : documents.swaggerObject,
+  });
+}
 
 export const openApiRoutes: RoutePlugin = async (app) => {
   app.get(
