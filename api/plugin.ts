@@ -1,5 +1,4 @@
 import fastifyCookie from '@fastify/cookie';
-import fastifySwagger from '@fastify/swagger';
 import { Ajv } from 'ajv';
 import type { FastifyPluginAsync } from 'fastify';
 import type { Kysely } from 'kysely';
@@ -13,7 +12,7 @@ import { pruneInOneInstance } from './pruning.ts';
 import { pruneReports } from './reports.ts';
 import { campaignRoutes } from './routes/campaigns.ts';
 import type { RouteContext } from './routes/context.ts';
-import { openApiRoutes } from './routes/openapi.ts';
+import { collectOpenApi, openApiRoutes } from './routes/openapi.ts';
 import { profileRoutes } from './routes/profile.ts';
 import { reportRoutes } from './routes/reports.ts';
 import { sessionRoutes } from './routes/session.ts';
@@ -97,18 +96,7 @@ export const apiPlugin: FastifyPluginAsync<ApiPluginOptions> = async (app, optio
 
   app.setErrorHandler(errorAnswers(log, config.bodyLimitBytes));
 
-  // Before any route: it collects each route's schemas as the route is registered (./routes/openapi.ts serves them).
-  await app.register(fastifySwagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'campaign-web demo API',
-        version: '1',
-        description:
-          'The JSON API under /api. Every route here is generated from its JSON Schemas (api/schemas.ts).',
-      },
-    },
-  });
+  await collectOpenApi(app);
   answerUnknownPaths(app);
   const answerOtherMethods = recordMethods(app);
   for (const routes of [sessionRoutes, campaignRoutes, profileRoutes, reportRoutes, openApiRoutes]) {

@@ -14,6 +14,7 @@
 import fastifyCookie from '@fastify/cookie';
 import type { FastifyError, FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { FormState } from '../../core/formState.ts';
+import { formErrors, signInForm } from '../../core/forms.ts';
 import { DEFAULT_RETURN_TO, RETURN_TO_PARAM, safeReturnTo } from '../../core/returnTo.ts';
 import { type Accounts, EMAIL_MAX } from '../accounts.ts';
 import { limitKey } from '../clientAddress.ts';
@@ -104,6 +105,11 @@ export const formsPlugin: FastifyPluginAsync<FormsPluginOptions> = async (app, o
       { bodyLimit: bodyLimitBytes },
       async (request, reply) => {
         const fields = request.body ?? {};
+        // The sign-in form's one schema and messages (core/forms.ts), as the JSON route and the page check them.
+        const [refused] = Object.values(
+          formErrors(signInForm, { email: fields.email, password: fields.password }),
+        );
+        if (refused) throw new HttpError(400, refused);
         const { token } = await accounts.signIn({
           email: fields.email,
           password: fields.password,

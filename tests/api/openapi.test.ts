@@ -1,12 +1,14 @@
 // @vitest-environment node
 // The OpenAPI document (GET /api/openapi.json, api/routes/openapi.ts) against the API as it runs: every route
 // registered under /api is in it, and a real request to each (a success and a refusal) answers what the document
-// says for that status. A route added without schemas, or without a request here, fails this file.
+// says for that status, and a body it sends matches the documented request body when taken and not when refused.
+// A route added without schemas, or without a request here, fails this file. Ajv compiles each schema inside the
+// document, so a reference left dangling in it (a route's own `$defs`) fails too.
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { InjectOptions, RouteOptions } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testApiConfig } from '../../api/config';
-import { type ApiClient, useApi } from '../support/apiHarness';
+import { type ApiClient, backends, useApi } from '../support/apiHarness';
 import { sampleReport } from '../support/reportFixture';
 
 const READ_TOKEN = 'a-read-token-of-thirty-two-chars';
@@ -79,13 +81,17 @@ function apiRoutes(routes: readonly RouteOptions[]): { method: string; url: stri
 /** Fastify's `/campaigns/:id` is OpenAPI's `/campaigns/{id}`. */
 const openApiPath = (url: string) => url.replace(/:([A-Za-z_]\w*)/g, '{$1}');
 
+/** A JSON pointer to the document's `parts`, escaped (`/api/session` is `~1api~1session`). */
+const pointerTo = (...parts: string[]) =>
+  parts.map((part) => part.replaceAll('~', '~0').replaceAll('/', '~1')).join('/');
+
 /** The status key of the document that covers `status`: its own, or its class (`4XX`). */
 function documented(responses: Record<string, { content?: Record<string, unknown> }>, status: number) {
   return responses[String(status)] ?? responses[`${String(status)[0]}XX`];
 }
 
-describe('the OpenAPI document', { timeout: 60_000 }, () => {
-  const { open, clock } = useApi('pglite', { startAt: START });
+describe.each(backends())('the OpenAPI document on %s', { timeout: 60_000 }, (kind) => {
+  const { open, clock } = useApi(kind, { startAt: START });
   let api: ApiClient;
   let document: OpenApiDocument;
 
@@ -155,6 +161,20 @@ describe('the OpenAPI document', { timeout: 60_000 }, () => {
         });
         const label = `${method} ${probe.request?.url ?? url} → ${res.statusCode} ${res.body.slice(0, 200)}`;
         expect(res.statusCode, label).toBe(probe.status);
+        if (probe.request?.payload !== undefined) {
+          // The documented request body: what was taken matches it, what was refused as invalid does not.
+          const body = pointerTo(
+            'paths',
+            path,
+            method.toLowerCase(),
+            'requestBody',
+            'content',
+            'application/json',
+          );
+          const validateBody = ajv.compile({ $ref: `openapi#/${body}/schema` });
+          if (res.statusCode < 300) expect(validateBody(probe.request.payload), label).toBe(true);
+          if (res.statusCode === 400) expect(validateBody(probe.request.payload), label).toBe(false);
+        }
         const answer = documented(responses, res.statusCode);
         expect(answer, `${label}: status not documented`).toBeDefined();
         if (res.statusCode === 204) {
@@ -163,7 +183,7 @@ describe('the OpenAPI document', { timeout: 60_000 }, () => {
           continue;
         }
         const status = Object.keys(responses).find((key) => responses[key] === answer) ?? '';
-        const pointer = [
+        const pointer = pointerTo(
           'paths',
           path,
           method.toLowerCase(),
@@ -171,9 +191,7 @@ describe('the OpenAPI document', { timeout: 60_000 }, () => {
           status,
           'content',
           'application/json',
-        ]
-          .map((part) => part.replaceAll('~', '~0').replaceAll('/', '~1'))
-          .join('/');
+        );
         const validate = ajv.compile({ $ref: `openapi#/${pointer}/schema` });
         expect(validate(res.json()), `${label}: ${ajv.errorsText(validate.errors)}`).toBe(true);
         checked += 1;
