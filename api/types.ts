@@ -54,6 +54,8 @@ export interface SignInResponse {
 }
 export interface CampaignListResponse {
   campaigns: CampaignSummary[];
+  /** The cursor of the next page (`?after=`), `null` on the last; absent from the lists that are not paged. */
+  next?: string | null;
 }
 export interface CampaignResponse {
   campaign: Campaign;

@@ -9,8 +9,8 @@ export interface RouteRule {
   /** A path inside this app to send the visitor to instead. */
   readonly redirect?: string;
   /**
-   * Built as HTML with its data at build time (`dist/{path}/index.html` and `_payload.json`). On a `/**`
-   * prefix it means one page per item the build finds for it in the demo data (see `prerenderPaths`).
+   * Rendered as HTML with its data by the server, on request, from the database (server/render/), with its
+   * `{path}/_payload.json` beside it. On a `/**` prefix: every path under it (one per public campaign).
    */
   readonly prerender?: boolean;
 }
@@ -24,12 +24,13 @@ export const routeRules: RouteRuleTable = {
   '/campaigns/**': { redirect: '/' },
   '/signin': { redirect: '/login' },
   '/campaign/components': { redirect: '/campaign/components/info' },
-  // Public pages look the same to every visitor, so they are built once as HTML with their data: real content
-  // in the first response, for people and crawlers alike. `/home` and `/profile` depend on the session: never.
+  // Public pages look the same to every visitor, so the server renders them as HTML with their data and caches
+  // them: real content in the first response, for people and crawlers alike. `/home` and `/profile` depend on
+  // the session: never.
   '/': { prerender: true },
   '/login': { prerender: true },
   '/campaign/components/info': { prerender: true },
-  // One page per public campaign in the demo data at build time; later ones load like any SPA page.
+  // One page per public campaign, whenever it was published.
   '/campaign/**': { prerender: true },
 };
 
@@ -37,7 +38,10 @@ export interface BuildManifest {
   readonly id: string;
   readonly timestamp: number;
   readonly rules: RouteRuleTable;
-  /** Paths served as prerendered HTML, each with a `_payload.json` beside it. */
+  /**
+   * Paths, and `/**` prefixes, the server renders as HTML, each with a `_payload.json` beside it
+   * (`isPrerendered` in ./payload.ts matches a path against them).
+   */
   readonly prerendered: readonly string[];
 }
 
@@ -144,4 +148,23 @@ export function prerenderPaths(
     }
   }
   return [...paths].filter((path) => rulesFor(path, table).redirect === undefined).sort();
+}
+
+/**
+ * What the server renders with a payload, as the build manifest lists it: each exact key with `prerender` and
+ * no redirect, and each `/**` key with `prerender` as it is. Sorted.
+ */
+export function renderedPaths(table: RouteRuleTable): string[] {
+  const paths = new Set<string>();
+  for (const [key, rule] of Object.entries(table)) {
+    if (!rule.prerender || rule.redirect !== undefined) continue;
+    paths.add(key.endsWith('/**') ? key : withoutTrailingSlash(key));
+  }
+  return [...paths].sort();
+}
+
+/** Whether the server renders `pathname` (a rule with `prerender` covers it and none redirects it). */
+export function isRenderedPath(pathname: string, table: RouteRuleTable): boolean {
+  const rules = rulesFor(pathname, table);
+  return rules.prerender === true && rules.redirect === undefined;
 }

@@ -29,10 +29,19 @@ export interface OpenDatabase {
   readonly kind: DatabaseConfig['kind'];
   /** Where it is, safe to log (never a password). */
   readonly where: string;
+  /**
+   * Where to LISTEN for notifications (server/render/listener.ts): PGlite's own client (one process), or
+   * PostgreSQL's URL, for a dedicated connection outside the pool.
+   */
+  readonly notifications?: NotificationSource;
   /** The PostgreSQL pool's clients, for the server's metrics; PGlite has one embedded connection and no pool. */
   readonly pool?: () => { total: number; idle: number; waiting: number };
   close(): Promise<void>;
 }
+
+export type NotificationSource =
+  | { readonly kind: 'pglite'; readonly client: PGlite }
+  | { readonly kind: 'postgres'; readonly url: string };
 
 /** What opening does besides opening: the settings of ApiConfig that concern the database. */
 export interface OpenOptions {
@@ -176,6 +185,7 @@ async function openPglite(
     db,
     kind: 'pglite',
     where: `PGlite in ${where}`,
+    notifications: { kind: 'pglite', client },
     close: async () => {
       await db.destroy();
       await release();
@@ -213,6 +223,7 @@ async function openPostgres(config: { url: string; poolSize: number }): Promise<
     db,
     kind: 'postgres',
     where,
+    notifications: { kind: 'postgres', url: config.url },
     pool: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     close: () => db.destroy(),
   };

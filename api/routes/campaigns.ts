@@ -3,6 +3,7 @@
  * (a draft only to its owner), and the signed-in user's own, drafts included.
  */
 import type { FastifyPluginAsync } from 'fastify';
+import { listCampaigns, parseCursor, SUMMARY_COLUMNS } from '../campaignList.ts';
 import { HttpError } from '../errors.ts';
 import * as schemas from '../schemas.ts';
 import type { Campaign, CampaignListResponse, CampaignResponse, CampaignSummary } from '../types.ts';
@@ -11,15 +12,17 @@ import { type RouteContext, sessionCookie } from './context.ts';
 export const campaignRoutes: FastifyPluginAsync<RouteContext> = async (app, { db, accounts, config }) => {
   const cookie = sessionCookie(accounts, config.secureCookie);
 
-  app.get<{ Querystring: { featured?: string } }>(
+  app.get<{ Querystring: { featured?: string; after?: string } }>(
     '/campaigns',
     { schema: { querystring: schemas.campaignListQuery, response: schemas.campaignListResponse } },
     async (request): Promise<CampaignListResponse> => {
-      const featuredOnly = ['1', 'true'].includes(request.query.featured ?? '');
-      let query = db.selectFrom('campaigns').select(SUMMARY_COLUMNS).where('status', '<>', 'draft');
-      if (featuredOnly) query = query.where('featured', '=', true);
-      const rows = await query.orderBy('featured', 'desc').orderBy('id').execute();
-      return { campaigns: rows.map(campaignSummary) };
+      const featured = ['1', 'true'].includes(request.query.featured ?? '');
+      const raw = request.query.after;
+      const after = raw === undefined ? undefined : parseCursor(raw);
+      if (raw !== undefined && after === undefined)
+        throw new HttpError(400, 'The cursor `after` is not one this list gave out.');
+      const page = await listCampaigns(db, { after, featured });
+      return { campaigns: page.campaigns.map(campaignSummary), next: page.next };
     },
   );
 
@@ -76,8 +79,6 @@ export const campaignRoutes: FastifyPluginAsync<RouteContext> = async (app, { db
     },
   );
 };
-
-const SUMMARY_COLUMNS = ['id', 'title', 'summary', 'status', 'goal', 'raised', 'featured', 'image'] as const;
 
 function campaignSummary(row: CampaignSummary): CampaignSummary {
   return {
