@@ -14,12 +14,6 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }
 
-/** Where a prerendered path's HTML goes: `/` is `index.html`, `/a/b` is `a/b/index.html`. */
-export function htmlFileOf(path: string): string {
-  const dir = withoutTrailingSlash(path).slice(1);
-  return dir === '' ? 'index.html' : `${dir}/index.html`;
-}
-
 export interface DocumentParts {
   readonly html: string;
   readonly title: string;

@@ -16,8 +16,6 @@ import { renderedPaths, routeRules } from '../core/routeRules.ts';
 const SHELL = '200.html';
 const BUILDS = '_app/builds';
 
-export { htmlFileOf, renderDocument } from './document.ts';
-
 export function prerenderPages(): Plugin {
   let outDir = 'dist';
   let buildId = '';

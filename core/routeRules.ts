@@ -3,7 +3,7 @@
  * them into the build manifest (`_app/builds/meta/{id}.json`); the preview server applies the redirects
  * to document requests too, so a deep link is redirected before any JavaScript runs.
  */
-import { normalizePath } from './routes';
+import { matchRoute, normalizePath } from './routes';
 
 export interface RouteRule {
   /** A path inside this app to send the visitor to instead. */
@@ -127,30 +127,6 @@ export function rulesFor(pathname: string, table: RouteRuleTable): RouteRule {
 }
 
 /**
- * Every path the build prerenders: each exact key with `prerender` (and no redirect), plus, for each
- * `/**` key with `prerender`, one path per segment the build found in the data under that prefix
- * (`children['/campaign']` = the public campaign ids). Sorted, without repeats.
- */
-export function prerenderPaths(
-  table: RouteRuleTable,
-  children: Readonly<Record<string, readonly string[]>>,
-): string[] {
-  const paths = new Set<string>();
-  for (const [key, rule] of Object.entries(table)) {
-    if (!rule.prerender || rule.redirect !== undefined) continue;
-    if (!key.endsWith('/**')) {
-      paths.add(withoutTrailingSlash(key));
-      continue;
-    }
-    const prefix = key.slice(0, -3);
-    for (const segment of children[prefix] ?? []) {
-      if (/^[\w.-]+$/.test(segment)) paths.add(`${prefix}/${segment}`);
-    }
-  }
-  return [...paths].filter((path) => rulesFor(path, table).redirect === undefined).sort();
-}
-
-/**
  * What the server renders with a payload, as the build manifest lists it: each exact key with `prerender` and
  * no redirect, and each `/**` key with `prerender` as it is. Sorted.
  */
@@ -163,8 +139,11 @@ export function renderedPaths(table: RouteRuleTable): string[] {
   return [...paths].sort();
 }
 
-/** Whether the server renders `pathname` (a rule with `prerender` covers it and none redirects it). */
+/**
+ * Whether the server renders `pathname`: a page of the route table (a campaign id that exists or not alike)
+ * that a rule with `prerender` covers and none redirects.
+ */
 export function isRenderedPath(pathname: string, table: RouteRuleTable): boolean {
   const rules = rulesFor(pathname, table);
-  return rules.prerender === true && rules.redirect === undefined;
+  return rules.prerender === true && rules.redirect === undefined && matchRoute(pathname) !== null;
 }
