@@ -149,7 +149,8 @@ export function createPageService(options: PageServiceOptions): PageService {
         rendered = await renderer.render(key);
       } catch (error) {
         const status = statusOf(error);
-        if (status !== undefined && status >= 400 && status < 500) throw new PageRefused(status);
+        // A campaign that does not exist, a draft (the render asks as nobody), an id or cursor that is none.
+        if (status !== undefined && status >= 400 && status < 500) throw new PageRefused(404);
         if (error instanceof Error && /is not a page of this app/.test(error.message))
           throw new PageRefused(404);
         throw error;
