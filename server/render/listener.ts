@@ -21,6 +21,9 @@ export interface Backoff {
 
 export const BACKOFF: Backoff = { initialMs: 100, maxMs: 5_000 };
 
+/** The listening connection's `application_name`, followed by the process id. */
+export const LISTENER_NAME = 'campaign-web pages';
+
 export interface ListenerOptions {
   source: NotificationSource;
   /** A notification's payload. */
@@ -98,7 +101,12 @@ export async function startPageListener(options: ListenerOptions): Promise<PageL
   };
 
   const connect = async () => {
-    const next = new pg.Client({ connectionString: url, keepAlive: true });
+    // Named with the process, so an operator (or a test) can tell each instance's connection in pg_stat_activity.
+    const next = new pg.Client({
+      connectionString: url,
+      keepAlive: true,
+      application_name: `${LISTENER_NAME} ${process.pid}`,
+    });
     client = next;
     next.on('error', (error) => lost(next, error));
     next.on('end', () => lost(next, new Error('the connection ended')));
