@@ -140,10 +140,13 @@ export function renderedPaths(table: RouteRuleTable): string[] {
 }
 
 /**
- * Whether the server renders `pathname`: a page of the route table (a campaign id that exists or not alike)
- * that a rule with `prerender` covers and none redirects.
+ * Whether the server renders `pathname`: a page of the route table that its route accepts (a campaign id that
+ * exists or not alike), that a rule with `prerender` covers and none redirects.
  */
 export function isRenderedPath(pathname: string, table: RouteRuleTable): boolean {
   const rules = rulesFor(pathname, table);
-  return rules.prerender === true && rules.redirect === undefined && matchRoute(pathname) !== null;
+  if (rules.prerender !== true || rules.redirect !== undefined) return false;
+  // A match its route's own rule refuses (`/campaign/1.5`) is the app's 404 view: nothing to render.
+  const match = matchRoute(pathname);
+  return match !== null && (match.route.validate?.(match) ?? true) === true;
 }

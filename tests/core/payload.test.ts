@@ -61,7 +61,14 @@ describe('what the server renders', () => {
     for (const path of ['/', '/login', '/campaign/1', '/campaign/999999', '/campaign/components/info'])
       expect(isRenderedPath(path, routeRules), path).toBe(true);
     // Signed-in pages, redirected paths and paths no rule covers get the SPA shell.
-    for (const path of ['/home', '/profile', '/campaign/components', '/campaigns/1', '/campaign'])
+    for (const path of [
+      '/home',
+      '/profile',
+      '/campaign/components',
+      '/campaigns/1',
+      '/campaign',
+      '/campaign/1.5',
+    ])
       expect(isRenderedPath(path, routeRules), path).toBe(false);
   });
 
