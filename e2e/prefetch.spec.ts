@@ -40,14 +40,12 @@ async function withoutManifest(page: Page): Promise<void> {
 }
 
 function featuredLink(page: Page, title: string) {
-  return page
-    .getByRole('region', { name: 'Featured campaigns' })
-    .getByRole('link', { name: title, exact: true });
+  return page.getByRole('region', { name: 'Live campaigns' }).getByRole('link', { name: title, exact: true });
 }
 
 const MANIFEST = '**/_app/builds/meta/*.json';
-/** The landing page checks its featured campaigns once, in the background, after it shows (revalidation). */
-const LANDING_CHECK = '/api/campaigns?featured=1';
+/** The landing page checks its campaigns once, in the background, after it shows (revalidation). */
+const LANDING_CHECK = '/api/campaigns';
 /** The campaign page's chunk, which only a prefetch or a navigation asks for on `/`. */
 const CAMPAIGN_CHUNK = /\/assets\/campaign-[\w-]+\.js$/;
 /** The landing page's chunk (src/pages/index.tsx; `index-*.js` is the entry's name, so Rolldown calls it `pages`). */
