@@ -5,7 +5,6 @@
  */
 import { pageFileOf } from '../core/pages.ts';
 import { INLINE_PAYLOAD_ID, type PagePayload, serializeInlinePayload } from '../core/payload.ts';
-import { withoutTrailingSlash } from '../core/routeRules.ts';
 import { routes } from '../core/routes.ts';
 import { LOW_PRIORITY } from './scriptPriority.ts';
 import { startKeys, staticImports } from './startChunks.ts';
