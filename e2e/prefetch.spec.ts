@@ -178,11 +178,16 @@ test.describe('prefetch', () => {
   }) => {
     // A window tall enough to show the second featured card.
     await page.setViewportSize({ width: 1280, height: 1000 });
-    // As for a campaign published after the build: the manifest does not list it as prerendered.
+    // A manifest that names the campaigns with a payload one by one, leaving this one out (the server renders
+    // every campaign, so the real manifest lists the `/campaign/**` prefix).
     await page.route(MANIFEST, async (route) => {
       const response = await route.fetch();
       const manifest = (await response.json()) as { prerendered: string[] };
-      const prerendered = manifest.prerendered.filter((path) => path !== `/campaign/${CAMPAIGNS.library.id}`);
+      const prerendered = [
+        ...manifest.prerendered.filter((path) => path !== '/campaign/**'),
+        `/campaign/${CAMPAIGNS.maple.id}`,
+        `/campaign/${CAMPAIGNS.youthClub.id}`,
+      ];
       await route.fulfill({ response, json: { ...manifest, prerendered } });
     });
     const api = dataRequests(page);
