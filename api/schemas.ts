@@ -91,7 +91,7 @@ export const noContent = { 204: { type: 'null' }, ...errors } as const;
 export const campaignListQuery = {
   type: 'object',
   // Unknown parameters (cache busters, tracking) are ignored rather than refused.
-  properties: { featured: { type: 'string', maxLength: 10 } },
+  properties: { featured: { type: 'string', maxLength: 10 }, after: { type: 'string', maxLength: 16 } },
 } as const;
 
 export const campaignListResponse = {
@@ -99,7 +99,10 @@ export const campaignListResponse = {
     type: 'object',
     required: ['campaigns'],
     additionalProperties: false,
-    properties: { campaigns: { type: 'array', items: campaignSummary } },
+    properties: {
+      campaigns: { type: 'array', items: campaignSummary },
+      next: { type: ['string', 'null'] },
+    },
   },
   ...errors,
 } as const;

@@ -240,9 +240,7 @@ function isLoadFor(pathname: string): (path: string) => boolean {
 }
 
 function featuredLink(page: Page, title: string): Locator {
-  return page
-    .getByRole('region', { name: 'Featured campaigns' })
-    .getByRole('link', { name: title, exact: true });
+  return page.getByRole('region', { name: 'Live campaigns' }).getByRole('link', { name: title, exact: true });
 }
 
 test.describe('on a phone-sized window (390 × 600)', () => {

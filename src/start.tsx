@@ -42,10 +42,10 @@ async function loadInspector(): Promise<Observer<InspectionEvent> | undefined> {
  * app starts as an SPA, exactly as on a page that was never prerendered.
  */
 async function prerenderedPage(): Promise<AppInput['initial']> {
+  // The payload names the path and query it was rendered for (a later page of the landing page's list,
+  // `/?after=…`); any other query (sign-in's return-to) may change the page, so it renders from scratch.
   const payload = readInlinePayload();
-  // The HTML was rendered for the path alone; a page may show what its query says (sign-in's return-to),
-  // so with a query the app renders from scratch rather than hydrate markup that may differ.
-  if (!payload || window.location.search !== '') return undefined;
+  if (!payload) return undefined;
   const { pathname, search, hash } = window.location;
   const initial = { fullPath: `${pathname}${search}${hash}`, data: payload.data };
   const page = bootPage(initial, routes);

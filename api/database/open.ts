@@ -29,10 +29,19 @@ export interface OpenDatabase {
   readonly kind: DatabaseConfig['kind'];
   /** Where it is, safe to log (never a password). */
   readonly where: string;
+  /**
+   * Where to LISTEN for notifications (server/render/listener.ts): PGlite's own client (one process), or
+   * PostgreSQL's URL, for a dedicated connection outside the pool.
+   */
+  readonly notifications?: NotificationSource;
   /** The PostgreSQL pool's clients, for the server's metrics; PGlite has one embedded connection and no pool. */
   readonly pool?: () => { total: number; idle: number; waiting: number };
   close(): Promise<void>;
 }
+
+export type NotificationSource =
+  | { readonly kind: 'pglite'; readonly client: PGlite }
+  | { readonly kind: 'postgres'; readonly url: string };
 
 /** What opening does besides opening: the settings of ApiConfig that concern the database. */
 export interface OpenOptions {
@@ -176,6 +185,7 @@ async function openPglite(
     db,
     kind: 'pglite',
     where: `PGlite in ${where}`,
+    notifications: { kind: 'pglite', client },
     close: async () => {
       await db.destroy();
       await release();
@@ -221,6 +231,7 @@ async function openPostgres(config: { url: string; poolSize: number }): Promise<
     // Stryker disable next-line StringLiteral: PostgreSQL only: the mutation run has no server (CI runs it after `scripts/ci/with-postgres.sh npm test` has stopped its cluster), so this part of openPostgres is reached only by the unreachable-server test, which fails before it matters. It is tested in the unit run against a real server: tests/api/database/ (migrations on PostgreSQL, a missing database) and every API test file on the `postgres` backend (dates as text, the pool, closing).
     kind: 'postgres',
     where,
+    notifications: { kind: 'postgres', url: config.url },
     // Stryker disable next-line ArrowFunction: PostgreSQL only: the mutation run has no server (CI runs it after `scripts/ci/with-postgres.sh npm test` has stopped its cluster), so this part of openPostgres is reached only by the unreachable-server test, which fails before it matters. It is tested in the unit run against a real server: tests/api/database/ (migrations on PostgreSQL, a missing database) and every API test file on the `postgres` backend (dates as text, the pool, closing).
     // Stryker disable next-line ObjectLiteral: PostgreSQL only: the mutation run has no server (CI runs it after `scripts/ci/with-postgres.sh npm test` has stopped its cluster), so this part of openPostgres is reached only by the unreachable-server test, which fails before it matters. It is tested in the unit run against a real server: tests/api/database/ (migrations on PostgreSQL, a missing database) and every API test file on the `postgres` backend (dates as text, the pool, closing).
     pool: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),

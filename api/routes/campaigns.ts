@@ -2,6 +2,7 @@
  * `/api/campaigns`, `/api/campaigns/:id` and `/api/me/campaigns`: the public list (drafts left out), one campaign
  * (a draft only to its owner), and the signed-in user's own, drafts included.
  */
+import { listCampaigns, parseCursor, SUMMARY_COLUMNS } from '../campaignList.ts';
 import { HttpError } from '../errors.ts';
 import * as schemas from '../schemas.ts';
 import type { Campaign, CampaignSummary } from '../types.ts';
@@ -14,11 +15,13 @@ export const campaignRoutes: RoutePlugin = async (app, { db, accounts, config })
     '/campaigns',
     { schema: { querystring: schemas.campaignListQuery, response: schemas.campaignListResponse } },
     async (request) => {
-      const featuredOnly = ['1', 'true'].includes(request.query.featured ?? '');
-      let query = db.selectFrom('campaigns').select(SUMMARY_COLUMNS).where('status', '<>', 'draft');
-      if (featuredOnly) query = query.where('featured', '=', true);
-      const rows = await query.orderBy('featured', 'desc').orderBy('id').execute();
-      return { campaigns: rows.map(campaignSummary) };
+      const featured = ['1', 'true'].includes(request.query.featured ?? '');
+      const raw = request.query.after;
+      const after = raw === undefined ? undefined : parseCursor(raw);
+      if (raw !== undefined && after === undefined)
+        throw new HttpError(400, 'The cursor `after` is not one this list gave out.');
+      const page = await listCampaigns(db, { after, featured });
+      return { campaigns: page.campaigns.map(campaignSummary), next: page.next };
     },
   );
 
@@ -71,8 +74,6 @@ export const campaignRoutes: RoutePlugin = async (app, { db, accounts, config })
     return { campaigns: rows.map(campaignSummary) };
   });
 };
-
-const SUMMARY_COLUMNS = ['id', 'title', 'summary', 'status', 'goal', 'raised', 'featured', 'image'] as const;
 
 function campaignSummary(row: CampaignSummary): CampaignSummary {
   return {

@@ -281,7 +281,8 @@ export const loadInput = ({ context }: { context: AppContext }) => {
     params: pending.match.params,
     fullPath: toFullPath(pending.to),
   };
-  return isPrerendered(pending.to.pathname, context.prerendered)
+  // A payload is the path's alone: a page with a query (`/?after=…`) asks its loader.
+  return pending.to.search === '' && isPrerendered(pending.to.pathname, context.prerendered)
     ? { ...input, payload: { path: pending.to.pathname, buildId: context.build.id } }
     : input;
 };

@@ -53,6 +53,8 @@ export interface ApiRoutesOptions {
   sources: MetricsSources;
   /** Receives the accounts the routes share (the site renders the no-JavaScript shell with them). */
   onAccounts: (accounts: Accounts) => void;
+  /** The failure template of `/login`, rendered at start (server/render/setup.ts); else read from the build. */
+  loginTemplate?: string;
 }
 
 /**
@@ -70,7 +72,10 @@ export const apiRoutes: FastifyPluginAsync<ApiRoutesOptions> = async (app, optio
     database: options.database,
     log: consoleLogger(app.log),
     loginTemplate: () => {
-      loginTemplate ??= readFile(loginTemplateFile, 'utf8').catch(() => undefined);
+      loginTemplate ??=
+        options.loginTemplate !== undefined
+          ? Promise.resolve(options.loginTemplate)
+          : readFile(loginTemplateFile, 'utf8').catch(() => undefined);
       return loginTemplate;
     },
   });

@@ -3,7 +3,13 @@
  * hydration), `_payload.json` for client navigations, and the preload of the links on screen. The one place
  * the app reads payloads; anything unexpected is `null`, and the caller falls back to the page's loader.
  */
-import { INLINE_PAYLOAD_ID, type PagePayload, parsePayload, payloadUrl } from '../../core/payload';
+import {
+  INLINE_PAYLOAD_ID,
+  isPrerendered,
+  type PagePayload,
+  parsePayload,
+  payloadUrl,
+} from '../../core/payload';
 import { config } from '../config';
 
 const REQUEST_TIMEOUT_MS = 10_000;
@@ -60,7 +66,7 @@ export function preloadPayloads(prerendered: readonly string[], buildId: string)
   for (const link of document.querySelectorAll<HTMLAnchorElement>('a[href^="/"]')) {
     const url = new URL(link.href);
     if (url.origin !== window.location.origin || url.pathname === here) continue;
-    if (prerendered.includes(url.pathname)) paths.add(url.pathname);
+    if (url.search === '' && isPrerendered(url.pathname, prerendered)) paths.add(url.pathname);
   }
   for (const path of paths) void loadPayload(path, buildId);
 }
@@ -77,7 +83,7 @@ export function readInlinePayload(): PagePayload | null {
     // Stryker disable next-line StringLiteral: The fallback is for a null textContent, which an element never has (only documents and doctypes do): the block is a <script> element, whose textContent is always a string. And were it used, 'Stryker was here!' would fail JSON.parse as '' does, and the catch returns null either way.
     return parsePayload(JSON.parse(block?.textContent ?? ''), {
       buildId: config.build.id,
-      path: window.location.pathname,
+      path: `${window.location.pathname}${window.location.search}`,
     });
   } catch {
     return null;

@@ -1,16 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { htmlFileOf, renderDocument } from '../../build/prerenderPages';
+import { renderDocument } from '../../build/document';
 import { INLINE_PAYLOAD_ID, serializeInlinePayload } from '../../core/payload';
 
-describe('where a prerendered page goes', () => {
-  it('writes each page where the servers look for it', () => {
-    expect(htmlFileOf('/')).toBe('index.html');
-    expect(htmlFileOf('/campaign/1')).toBe('campaign/1/index.html');
-    expect(htmlFileOf('/login/')).toBe('login/index.html');
-  });
-});
-
-describe('the prerendered document', () => {
+describe('the rendered document', () => {
   const shell = [
     '<!doctype html><html><head>',
     '<meta name="description" content="default" />',
