@@ -98,10 +98,13 @@ export class JourneyProxy {
   private handle(request: IncomingMessage, response: import('node:http').ServerResponse): void {
     const path = request.url ?? '/';
     if (path === EVENT_PATH && request.method === 'POST') {
-      readBody(request).then((body) => {
-        this.events.push(JSON.parse(body.toString('utf8')) as ProbeEvent);
-        response.writeHead(204).end();
-      });
+      void readBody(request).then(
+        (body) => {
+          this.events.push(JSON.parse(body.toString('utf8')) as ProbeEvent);
+          response.writeHead(204).end();
+        },
+        () => response.destroy(),
+      );
       return;
     }
     if (path === PROBE_PATH) {
@@ -161,20 +164,26 @@ export class JourneyProxy {
           answer.pipe(response);
           return;
         }
-        readBody(answer).then((body) => {
-          let html = body.toString('utf8');
-          if (!this.scripts)
-            html = html
-              .replace(/<script\b[^>]*>[\s\S]*?<\/script>/gi, '')
-              .replace(/<link\b[^>]*rel="modulepreload"[^>]*>/gi, '')
-              // What such a browser shows instead.
-              .replace(/<\/?noscript>/gi, '');
-          html = html.replace(/<head(\s[^>]*)?>/i, (head) => `${head}<script src="${PROBE_PATH}"></script>`);
-          const headers = { ...answer.headers };
-          delete headers['content-length'];
-          delete headers.etag;
-          response.writeHead(answer.statusCode ?? 502, headers).end(html);
-        });
+        void readBody(answer).then(
+          (body) => {
+            let html = body.toString('utf8');
+            if (!this.scripts)
+              html = html
+                .replace(/<script\b[^>]*>[\s\S]*?<\/script>/gi, '')
+                .replace(/<link\b[^>]*rel="modulepreload"[^>]*>/gi, '')
+                // What such a browser shows instead.
+                .replace(/<\/?noscript>/gi, '');
+            html = html.replace(
+              /<head(\s[^>]*)?>/i,
+              (head) => `${head}<script src="${PROBE_PATH}"></script>`,
+            );
+            const headers = { ...answer.headers };
+            delete headers['content-length'];
+            delete headers.etag;
+            response.writeHead(answer.statusCode ?? 502, headers).end(html);
+          },
+          () => response.destroy(),
+        );
       },
     );
     upstream.on('error', () => response.destroy());

@@ -90,7 +90,7 @@ export class PageCache {
       if (cached) return Promise.resolve(cached);
     }
     const pending = this.#inflight.get(key);
-    if (pending) {
+    if (pending !== undefined) {
       this.#stats.coalesced += 1;
       return pending;
     }
