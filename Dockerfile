@@ -17,15 +17,8 @@ COPY . .
 ARG PUBLIC_ORIGIN=""
 # For a static host only: where `_redirects` proxies /api/* and the form posts.
 ARG API_ORIGIN=""
-# What the prerendered pages show. The deployment's own data: PRERENDER_API_URL (a running site's API, e.g.
-# https://campaigns.example/api) or DATABASE_URL (as a build secret: `--secret id=database_url,env=DATABASE_URL`).
-# Without either, the build's embedded database, and DEMO_DATA=0 keeps the demo campaigns out of it: a
-# production image must not show them; `/` loads the live campaigns as soon as it is shown.
-ARG PRERENDER_API_URL=""
-ARG DEMO_DATA=0
-RUN --mount=type=secret,id=database_url \
-    if [ -f /run/secrets/database_url ]; then export DATABASE_URL="$(cat /run/secrets/database_url)"; fi; \
-    npm run build
+# The build reads no data: the server renders the public pages on request from its database.
+RUN npm run build
 
 FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production \

@@ -1,4 +1,5 @@
 import { defineConfig } from '@playwright/test';
+import type { EngineName } from './e2e/journeys/engines/engine';
 
 // scripts/ci/e2e.mjs picks the free port and the data folder once, before any worker starts.
 const port = Number(process.env.E2E_PORT) || 4173;
@@ -11,7 +12,10 @@ export const DESKTOP_CHROME_UA =
 /** Opens GET /api/reports on the e2e server, so e2e/reports.spec.ts can read back what a page reported. */
 export const REPORTS_TOKEN = 'e2e-reports-read-token-of-32-chars';
 
-export default defineConfig({
+/** The visitor's journeys (e2e/journeys/), written once: the Chromium project runs them with the whole suite. */
+const JOURNEYS = 'journeys.spec.ts';
+
+export default defineConfig<object, { engineName: EngineName }>({
   testDir: 'e2e',
   fullyParallel: true,
   workers: 2,
@@ -29,6 +33,13 @@ export default defineConfig({
     },
     trace: 'retain-on-failure',
   },
+  // A failure names its engine: `[chromium]`, `[firefox]` or `[webkit]` before the test's title. One engine
+  // alone: `npm run test:e2e -- --project=webkit` (docs/browsers.md).
+  projects: [
+    { name: 'chromium', use: { engineName: 'chromium' } },
+    { name: 'firefox', testMatch: JOURNEYS, use: { engineName: 'firefox' } },
+    { name: 'webkit', testMatch: JOURNEYS, use: { engineName: 'webkit' } },
+  ],
   webServer: {
     // The production server (server/main.ts, built by `npm run build`) on the build, as `npm start` runs it.
     // E2E_OUT_DIR lets a second build be tested while another engineer's run uses dist/.

@@ -21,10 +21,7 @@ export default defineConfig({
     colorModeBoot(),
     spaFallbackForMalformedPaths(),
     buildManifest(),
-    prerenderPages({
-      entry: '/src/prerender.tsx',
-      renderPlugins: [bundledIcons(), pageChunks()],
-    }),
+    prerenderPages(),
     pageChunks(),
     demoApi(),
     assetEndpoints(),

@@ -8,19 +8,24 @@ import type { Kysely, Transaction } from 'kysely';
 
 export { DISPLAY_NAME_LENGTH_MESSAGE } from '../core/limits.ts';
 
-import { DISPLAY_NAME_LENGTH_MESSAGE, DISPLAY_NAME_MAX, displayNameLength } from '../core/limits.ts';
+import {
+  DISPLAY_NAME_INPUT_MAX,
+  DISPLAY_NAME_LENGTH_MESSAGE,
+  DISPLAY_NAME_MAX,
+  displayNameLength,
+  EMAIL_MAX,
+  PASSWORD_MAX,
+} from '../core/limits.ts';
 import type { Database, User } from './database/schema.ts';
 import { HttpError } from './errors.ts';
 import { newPasswordProblem, Passwords } from './passwords.ts';
-/** RFC 5321's path limit; long enough for any real address, short enough to bound the work. */
-export const EMAIL_MAX = 254;
+
+export { DISPLAY_NAME_INPUT_MAX, EMAIL_MAX };
 /**
  * What a sign-in reads of a password: new passwords stop at passwords.ts's PASSWORD_MAX (128), but an account
  * may hold one set before that limit. Beyond this it is an attack on the hashing.
  */
-export const SIGN_IN_PASSWORD_MAX = 1024;
-/** The bound on what is read before trimming (the real limit is DISPLAY_NAME_MAX once trimmed). */
-export const DISPLAY_NAME_INPUT_MAX = 1000;
+export const SIGN_IN_PASSWORD_MAX = PASSWORD_MAX;
 
 export const EMAIL_TAKEN = 'An account with this email already exists. Sign in instead.';
 export const WRONG_PASSWORD = 'That is not your current password.';

@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import { createAccounts } from './accounts.ts';
 import { type ApiConfig, readApiConfig } from './config.ts';
 import { type OpenDatabase, openDatabase } from './database/open.ts';
@@ -19,6 +19,8 @@ export interface ApiAppOptions {
   trustProxy?: TrustProxy;
   /** The failure template of `/login` for the form routes (api/forms.ts); none: a plain failure page. */
   loginTemplate?: () => Promise<string | undefined>;
+  /** Told of every route as it is registered (the OpenAPI test lists them with it). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 /**
@@ -36,6 +38,7 @@ export async function createApiApp(
     (await openDatabase(config.database, { migrate: config.migrateOnStart, demoData: config.demoData }));
   const app = Fastify({ logger: false, trustProxy: fastifyTrustProxy(options.trustProxy ?? false) });
   if (!options.database) app.addHook('onClose', () => database.close());
+  if (options.onRoute) app.addHook('onRoute', options.onRoute);
   const accounts = createAccounts({
     db: database.db,
     config,

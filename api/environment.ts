@@ -86,8 +86,8 @@ const LABEL = '[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?';
 const HOST_NAME = new RegExp(`^(?=.{1,253}\\.?$)${LABEL}(?:\\.${LABEL})*\\.?$`);
 
 /**
- * An interface to listen on: an IP address (`0.0.0.0`, `::`) or a host name. Anything else used to fail only at
- * `listen`, with a resolver's error that named no variable.
+ * An interface to listen on: an IP address (`0.0.0.0`, `::`) or a host name. Anything else is refused here, naming
+ * the variable, rather than failing at `listen` with a resolver's error that names none.
  */
 export function host(doc: string, fallback: string) {
   return {
@@ -104,7 +104,8 @@ export function host(doc: string, fallback: string) {
 
 /**
  * Where the browser calls the API: a path on this site (`/api`) or an http(s) URL. A value that is neither
- * (`api`, `//host/api`, `::`) used to be dropped from the CSP without a word, and the app's calls refused.
+ * (`api`, `//host/api`, `::`) is refused here: the CSP would otherwise drop it without a word, and the
+ * app's calls would be refused.
  */
 export function apiAddress(doc: string) {
   return {

@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { FormDefinition } from '../core/forms.ts';
 import { type ApiLog, loggable, loggablePath } from './logSafe.ts';
 import type { ApiErrorBody } from './types.ts';
 
@@ -6,6 +7,11 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Clear wording for this route's validation failures (FieldMessages below). */
     messages?: FieldMessages;
+    /**
+     * The form whose schema is this route's body (core/forms.ts): its messages word the refusals, and a refused
+     * field is named in the answer's `fields`, for the page to show the message beside it.
+     */
+    form?: FormDefinition;
   }
 }
 
@@ -27,7 +33,7 @@ export class HttpError extends Error {
  * dotted path; `*` stands for any array index (`events.*.type`), and a field's `*` message also covers what is
  * nested inside it (`state` for `state.navigation.loading`).
  */
-export type FieldMessages = Record<string, Record<string, string>>;
+export type FieldMessages = Readonly<Record<string, Readonly<Partial<Record<string, string>>>>>;
 
 interface SchemaError {
   keyword: string;
@@ -47,10 +53,16 @@ export function describeError(
   error: FastifyError,
   messages: FieldMessages = {},
   bodyLimitBytes = 0,
+  form?: FormDefinition,
 ): { status: number; body: ApiErrorBody } | undefined {
   if (error.validation) {
     const first = error.validation[0] as SchemaError | undefined;
-    return { status: 400, body: { message: validationMessage(first, error.validationContext, messages) } };
+    const field = first ? fieldOf(first) : '';
+    const context = error.validationContext;
+    const message = validationMessage(first, context, form?.messages ?? messages);
+    const ofForm =
+      form !== undefined && (context ?? 'body') === 'body' && Object.hasOwn(form.schema.properties, field);
+    return { status: 400, body: ofForm ? { message, fields: { [field]: message } } : { message } };
   }
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
@@ -68,6 +80,7 @@ export function describeError(
         status: 415,
         body: { message: 'Send the request body as JSON (Content-Type: application/json).' },
       };
+    // Stryker disable next-line ConditionalExpression: `default` is the switch's last case, so without its `break` it still falls out of the switch to the same statement.
     default:
       break;
   }
@@ -109,13 +122,11 @@ function validationMessage(
   }
 }
 
-/** The dotted path of the field a schema error is about ('' for the body itself). */
+/** The dotted path of the field an error is about ('' for the whole body). */
 function fieldOf(error: SchemaError): string {
-  return error.keyword === 'required'
-    ? String(error.params.missingProperty)
-    : error.keyword === 'additionalProperties'
-      ? String(error.params.additionalProperty)
-      : error.instancePath.replace(/^\//, '').replace(/\//g, '.');
+  if (error.keyword === 'required') return String(error.params.missingProperty);
+  if (error.keyword === 'additionalProperties') return String(error.params.additionalProperty);
+  return error.instancePath.replace(/^\//, '').replace(/\//g, '.');
 }
 
 function chosenMessage(messages: FieldMessages, field: string, keyword: string): string | undefined {
@@ -143,10 +154,15 @@ export function errorAnswers(log: ApiLog, bodyLimitBytes: number) {
       return reply
         .code(error.statusCode)
         .headers(error.headers)
-        .send(error.field ? { message: error.message, field: error.field } : { message: error.message });
+        .send(
+          error.field
+            ? { message: error.message, fields: { [error.field]: error.message } }
+            : { message: error.message },
+        );
     }
     const limit = request.routeOptions.bodyLimit ?? bodyLimitBytes;
-    const described = describeError(error, request.routeOptions.config?.messages, limit);
+    const { messages, form } = request.routeOptions.config ?? {};
+    const described = describeError(error, messages, limit, form);
     if (described) return reply.code(described.status).send(described.body);
     log.error(`[demo-api] ${request.method} ${loggablePath(request.url)} failed:`, loggable(error));
     return reply.code(500).send({ message: 'The demo API failed unexpectedly.' });

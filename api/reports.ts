@@ -12,14 +12,10 @@
 import { randomBytes } from 'node:crypto';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { type Kysely, sql } from 'kysely';
-import {
-  BUILD_ID_PATTERN,
-  SAFE_TEXT_PATTERN,
-  UNSAFE_TEXT_CLASS,
-  visibleText,
-} from '../core/untrustedText.ts';
+import { visibleText } from '../core/untrustedText.ts';
 import type { Database } from './database/schema.ts';
 import { jsonDepthExceeds, MAX_JSON_DEPTH } from './jsonBody.ts';
+import { REPORT_MAX_EVENTS, reportBodySchema } from './reportSchemas.ts';
 import type { ReportBody, StoredReport } from './types.ts';
 
 export interface ReportsConfig {
@@ -38,6 +34,9 @@ export interface ReportsConfig {
   readToken: string | null;
 }
 
+// The schemas live beside the other wire shapes; imported from here as before.
+export { REPORT_MAX_EVENTS, reportBodySchema, storedReportSchema, VITAL_MAXIMUM } from './reportSchemas.ts';
+
 export const REPORT_DEFAULTS = {
   maxCount: 10_000,
   maxAgeDays: 30,
@@ -47,134 +46,12 @@ export const REPORT_DEFAULTS = {
   vitalsPerRoute: 3,
   vitalsWindowSeconds: 600,
   bodyLimitBytes: 16 * 1024,
-  maxEvents: 50,
+  maxEvents: REPORT_MAX_EVENTS,
   /** How far a report's time may be from the server's clock: a visitor's clock can be wrong by days. */
   maxClockSkewDays: 7,
   /** Wrong read tokens an address may send per window before it is refused (429). */
   tokenGuesses: 10,
   tokenWindowSeconds: 900,
-} as const;
-
-/**
- * What a browser can measure, in the unit web-vitals reports: LCP, FCP and TTFB are cut off by the page's
- * lifetime in practice (2 minutes is generous), INP by an interaction's, CLS is a unitless sum.
- */
-export const VITAL_MAXIMUM = { LCP: 120_000, FCP: 120_000, TTFB: 120_000, INP: 60_000, CLS: 100 } as const;
-
-/** Text a report names: bounded, and nothing a browser would not send (core/untrustedText.ts). */
-const safeText = (maxLength: number) => ({ type: 'string', maxLength, pattern: SAFE_TEXT_PATTERN }) as const;
-
-const vitalRange = (names: readonly string[], maximum: number) => ({
-  if: { properties: { name: { enum: names } } },
-  // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keywords; this object is never awaited.
-  then: { properties: { value: { type: 'number', maximum } } },
-});
-
-/** The report as the browser sends it (ReportBody in ../types.ts). */
-export const reportBodySchema = {
-  type: 'object',
-  required: ['kind', 'buildId', 'route', 'state', 'events', 'eventsDropped', 'boot', 'time'],
-  additionalProperties: false,
-  $defs: {
-    // A machine's state value: a state's name, or an object of regions' values.
-    stateValue: {
-      anyOf: [
-        safeText(120),
-        {
-          type: 'object',
-          maxProperties: 16,
-          propertyNames: safeText(120),
-          additionalProperties: { $ref: '#/$defs/stateValue' },
-        },
-      ],
-    },
-  },
-  properties: {
-    kind: { type: 'string', enum: ['error', 'vitals'] },
-    buildId: { type: 'string', minLength: 1, maxLength: 64, pattern: BUILD_ID_PATTERN },
-    route: {
-      type: 'object',
-      required: ['name', 'path'],
-      additionalProperties: false,
-      properties: {
-        name: { type: ['string', 'null'], maxLength: 64, pattern: SAFE_TEXT_PATTERN },
-        path: { type: 'string', maxLength: 2048, pattern: `^/[^?#${UNSAFE_TEXT_CLASS}]*$` },
-      },
-    },
-    state: { $ref: '#/$defs/stateValue' },
-    events: {
-      type: 'array',
-      maxItems: REPORT_DEFAULTS.maxEvents,
-      items: {
-        type: 'object',
-        required: ['type'],
-        maxProperties: 8,
-        properties: { type: { ...safeText(160), minLength: 1 } },
-      },
-    },
-    eventsDropped: { type: 'integer', minimum: 0, maximum: 1_000_000 },
-    boot: {
-      type: ['object', 'null'],
-      required: ['path', 'title'],
-      additionalProperties: false,
-      properties: {
-        path: { type: 'string', maxLength: 2048, pattern: `^/[^?#${UNSAFE_TEXT_CLASS}]*$` },
-        title: { type: ['string', 'null'], maxLength: 300, pattern: SAFE_TEXT_PATTERN },
-      },
-    },
-    error: {
-      type: 'object',
-      required: ['name', 'message', 'status'],
-      additionalProperties: false,
-      properties: {
-        name: safeText(200),
-        message: safeText(2000),
-        status: { type: ['integer', 'null'], minimum: 100, maximum: 999 },
-      },
-    },
-    vitals: {
-      type: 'array',
-      minItems: 1,
-      maxItems: 8,
-      items: {
-        type: 'object',
-        required: ['name', 'value', 'rating'],
-        additionalProperties: false,
-        properties: {
-          name: { type: 'string', enum: ['LCP', 'INP', 'CLS', 'TTFB'] },
-          value: { type: 'number', minimum: 0 },
-          rating: { type: 'string', enum: ['good', 'needs-improvement', 'poor'] },
-          attribution: {
-            type: 'object',
-            maxProperties: 8,
-            propertyNames: safeText(64),
-            additionalProperties: {
-              anyOf: [safeText(300), { type: 'number', minimum: -1e9, maximum: 1e9 }],
-            },
-          },
-        },
-        allOf: [
-          vitalRange(['LCP', 'FCP', 'TTFB'], VITAL_MAXIMUM.LCP),
-          vitalRange(['INP'], VITAL_MAXIMUM.INP),
-          vitalRange(['CLS'], VITAL_MAXIMUM.CLS),
-        ],
-      },
-    },
-    time: { type: 'integer', minimum: 0, maximum: 8.64e15 },
-  },
-  // Each kind carries its own detail and not the other's.
-  allOf: [
-    {
-      if: { properties: { kind: { const: 'error' } } },
-      // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keywords; this object is never awaited.
-      then: { required: ['error'], properties: { vitals: false } },
-    },
-    {
-      if: { properties: { kind: { const: 'vitals' } } },
-      // biome-ignore lint/suspicious/noThenProperty: as above.
-      then: { required: ['vitals'], properties: { error: false } },
-    },
-  ],
 } as const;
 
 /**

@@ -1,18 +1,26 @@
-// JSON Schemas of the demo API's requests and answers. Fastify validates requests against them (a
-// 400 with a clear message, see ./errors.ts) and serialises answers through them, so a field that is
-// not listed here never leaves the server. They describe exactly the types in ../types.ts, the wire
-// contract the browser code imports; the API tests compare real answers with those types field by field.
+/**
+ * JSON Schemas of the demo API's requests and answers: the one place a wire shape is written. Fastify validates
+ * requests against them (a 400 with a clear message, ./errors.ts) and serialises answers through them, so a field
+ * not listed here never leaves the server; the routes take their request and reply types from them through the
+ * type provider (./routes/context.ts); ./types.ts derives the types the browser imports; `GET /api/openapi.json`
+ * publishes them. A form's body schema lives in core/forms.ts with its messages, since the page checks it too.
+ * Every schema is a plain `as const` literal, so json-schema-to-ts can read its type.
+ */
 
-import { DISPLAY_NAME_INPUT_MAX } from './accounts.ts';
+import { displayNameForm, signInForm } from '../core/forms.ts';
 
 export const errorBody = {
   type: 'object',
   required: ['message'],
   additionalProperties: false,
-  properties: { message: { type: 'string' }, field: { type: 'string' } },
+  properties: {
+    message: { type: 'string' },
+    /** A form's refusal: the message of the field refused (core/forms.ts), for the page to show beside it. */
+    fields: { type: 'object', additionalProperties: { type: 'string' } },
+  },
 } as const;
 
-const publicUser = {
+export const publicUser = {
   type: 'object',
   required: ['id', 'email', 'displayName'],
   additionalProperties: false,
@@ -30,9 +38,9 @@ const campaignSummaryProperties = {
   image: { type: ['string', 'null'] },
 } as const;
 
-const campaignSummary = {
+export const campaignSummary = {
   type: 'object',
-  required: Object.keys(campaignSummaryProperties),
+  required: ['id', 'title', 'summary', 'status', 'goal', 'raised', 'featured', 'image'],
   additionalProperties: false,
   properties: campaignSummaryProperties,
 } as const;
@@ -46,9 +54,9 @@ const campaignProperties = {
   endsOn: { type: 'string' },
 } as const;
 
-const campaign = {
+export const campaign = {
   type: 'object',
-  required: Object.keys(campaignProperties),
+  required: [...campaignSummary.required, 'description', 'ownerId', 'ownerName', 'startsOn', 'endsOn'],
   additionalProperties: false,
   properties: campaignProperties,
 } as const;
@@ -66,17 +74,7 @@ export const sessionResponse = {
   ...errors,
 } as const;
 
-export const signInBody = {
-  type: 'object',
-  required: ['email', 'password'],
-  additionalProperties: false,
-  properties: {
-    // RFC 5321's path limit; long enough for any real address, short enough to bound the work.
-    email: { type: 'string', minLength: 1, maxLength: 254 },
-    // Long passphrases are welcome; beyond this it is an attack on the hashing.
-    password: { type: 'string', minLength: 1, maxLength: 1024 },
-  },
-} as const;
+export const signInBody = signInForm.schema;
 
 export const signInResponse = {
   200: {
@@ -93,7 +91,7 @@ export const noContent = { 204: { type: 'null' }, ...errors } as const;
 export const campaignListQuery = {
   type: 'object',
   // Unknown parameters (cache busters, tracking) are ignored rather than refused.
-  properties: { featured: { type: 'string', maxLength: 10 } },
+  properties: { featured: { type: 'string', maxLength: 10 }, after: { type: 'string', maxLength: 16 } },
 } as const;
 
 export const campaignListResponse = {
@@ -101,7 +99,10 @@ export const campaignListResponse = {
     type: 'object',
     required: ['campaigns'],
     additionalProperties: false,
-    properties: { campaigns: { type: 'array', items: campaignSummary } },
+    properties: {
+      campaigns: { type: 'array', items: campaignSummary },
+      next: { type: ['string', 'null'] },
+    },
   },
   ...errors,
 } as const;
@@ -132,13 +133,7 @@ export const profileResponse = {
   ...errors,
 } as const;
 
-export const profileUpdateBody = {
-  type: 'object',
-  required: ['displayName'],
-  additionalProperties: false,
-  // The real limit (core/limits.ts, once trimmed) is checked after trimming; this bounds the input.
-  properties: { displayName: { type: 'string', maxLength: DISPLAY_NAME_INPUT_MAX } },
-} as const;
+export const profileUpdateBody = displayNameForm.schema;
 
 /**
  * The account forms' bodies (`POST /api/account`, `PUT /api/account/password`, `DELETE /api/account`). The

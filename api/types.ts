@@ -1,144 +1,53 @@
-// Wire format of the demo API. This module must stay free of runtime code and
-// node imports so that the browser bundle can `import type` from it.
+/**
+ * The demo API's wire types, each derived from its JSON Schema (./schemas.ts, ./reportSchemas.ts, core/forms.ts) by
+ * json-schema-to-ts: no shape is written here. Type-only imports and type exports, nothing else, so the browser
+ * bundle can `import type` from this module and gets no runtime code.
+ */
+import type { FromSchema } from 'json-schema-to-ts';
+import type { reportBodySchema, storedReportFields } from './reportSchemas.ts';
+import type * as schemas from './schemas.ts';
 
-export type CampaignStatus = 'draft' | 'active' | 'paused' | 'completed';
-
-export interface PublicUser {
-  id: string;
-  email: string;
-  displayName: string;
-}
-
+export type PublicUser = FromSchema<typeof schemas.publicUser>;
 export type Profile = PublicUser;
 
-/** Amounts (`goal`, `raised`) are whole currency units. */
-export interface CampaignSummary {
-  id: number;
-  title: string;
-  summary: string;
-  status: CampaignStatus;
-  goal: number;
-  raised: number;
-  featured: boolean;
-  /**
-   * The campaign's picture as a source path for the image optimiser (`/_ipx/{modifiers}{image}`), e.g.
-   * `/campaigns/campaign-1.jpg` under api/fixtures/images; null when it has none.
-   */
-  image: string | null;
-}
+/** Amounts (`goal`, `raised`) are whole currency units; `image` is a source path for `/_ipx` or null. */
+export type CampaignSummary = FromSchema<typeof schemas.campaignSummary>;
+export type CampaignStatus = CampaignSummary['status'];
+/** `startsOn` and `endsOn` are ISO dates (`2025-03-01`). */
+export type Campaign = FromSchema<typeof schemas.campaign>;
 
-export interface Campaign extends CampaignSummary {
-  description: string;
-  ownerId: string;
-  ownerName: string;
-  /** ISO date, e.g. `2025-03-01`. */
-  startsOn: string;
-  /** ISO date, e.g. `2025-09-30`. */
-  endsOn: string;
-}
-
-export interface ApiErrorBody {
-  message: string;
-  /** The request field the message is about, when it is about one (a form shows it under that field). */
-  field?: string;
-}
+export type ApiErrorBody = FromSchema<typeof schemas.errorBody>;
 
 // Request and response envelopes, one per endpoint.
-export interface SignInRequest {
-  email: string;
-  password: string;
-}
-export interface SessionResponse {
-  user: PublicUser | null;
-}
-export interface SignInResponse {
-  user: PublicUser;
-}
-export interface CampaignListResponse {
-  campaigns: CampaignSummary[];
-}
-export interface CampaignResponse {
-  campaign: Campaign;
-}
-export interface ProfileResponse {
-  profile: Profile;
-}
-export interface ProfileUpdateRequest {
-  displayName: string;
-}
+export type SignInRequest = FromSchema<typeof schemas.signInBody>;
+export type SessionResponse = FromSchema<(typeof schemas.sessionResponse)[200]>;
+export type SignInResponse = FromSchema<(typeof schemas.signInResponse)[200]>;
+export type CampaignListResponse = FromSchema<(typeof schemas.campaignListResponse)[200]>;
+export type CampaignResponse = FromSchema<(typeof schemas.campaignResponse)[200]>;
+export type ProfileResponse = FromSchema<(typeof schemas.profileResponse)[200]>;
+export type ProfileUpdateRequest = FromSchema<typeof schemas.profileUpdateBody>;
 /** `POST /api/account`: a new account, signed in (201, with the session cookie). */
-export interface SignUpRequest {
-  email: string;
-  displayName: string;
-  password: string;
-}
-export interface SignUpResponse {
-  user: PublicUser;
-}
+export type SignUpRequest = FromSchema<typeof schemas.signUpBody>;
+export type SignUpResponse = FromSchema<(typeof schemas.signUpResponse)[201]>;
 /** `GET /api/demo-accounts`: the demo accounts this database has and their published passwords (none in production). */
-export interface DemoAccountsResponse {
-  accounts: { email: string; password: string }[];
-}
+export type DemoAccountsResponse = FromSchema<(typeof schemas.demoAccountsResponse)[200]>;
 /** `PUT /api/account/password` (204): every other session of the account ends. */
-export interface PasswordChangeRequest {
-  currentPassword: string;
-  newPassword: string;
-}
+export type PasswordChangeRequest = FromSchema<typeof schemas.passwordChangeBody>;
 /** `DELETE /api/account` (204): the account, its sessions and its drafts and finished campaigns. */
-export interface AccountDeleteRequest {
-  password: string;
-}
+export type AccountDeleteRequest = FromSchema<typeof schemas.accountDeleteBody>;
 
-// --- Reports from the browser (POST /api/reports; api/reports.ts) ---
-
-/** One event the app actor received, as it leaves the browser: its type and an allow-listed payload. */
-export interface ReportedEvent {
-  type: string;
-  [field: string]: unknown;
-}
-
-export type VitalName = 'LCP' | 'INP' | 'CLS' | 'TTFB';
-
-export interface ReportedVital {
-  name: VitalName;
-  value: number;
-  rating: 'good' | 'needs-improvement' | 'poor';
-  /** What caused it (INP: the interaction's target and type); short text fields only. */
-  attribution?: Record<string, string | number>;
-}
-
-/** What a report says about the error the visitor was shown. */
-export interface ReportedError {
-  name: string;
-  message: string;
-  /** HTTP-like status of the error view (404, 500); null for errors that never reached one. */
-  status: number | null;
-}
+// Reports from the browser (POST /api/reports; ./reports.ts).
 
 /**
  * A report as the browser sends it: an error the visitor met, or a sample of web vitals. The events are the
  * last ones the app actor received (oldest first), enough for `npm run replay` to drive the same machine.
  */
-export interface ReportBody {
-  kind: 'error' | 'vitals';
-  buildId: string;
-  /** Route name (null for a path that matches none) and path, never a query string or a fragment. */
-  route: { name: string | null; path: string };
-  /** The app machine's state value when the report was made. */
-  state: unknown;
-  events: ReportedEvent[];
-  /** Older events the ring buffer no longer held: a replay of a report with some starts mid-way. */
-  eventsDropped: number;
-  /** The page the app booted on when it hydrated a prerendered document (the replay boots the same way). */
-  boot: { path: string; title: string | null } | null;
-  error?: ReportedError;
-  vitals?: ReportedVital[];
-  /** When it happened, in milliseconds since the epoch (the visitor's clock). */
-  time: number;
-}
-
+export type ReportBody = FromSchema<typeof reportBodySchema>;
+/** One event the app actor received, as it leaves the browser: its type and an allow-listed payload. */
+export type ReportedEvent = ReportBody['events'][number];
+/** What a report says about the error the visitor was shown. */
+export type ReportedError = NonNullable<ReportBody['error']>;
+export type ReportedVital = NonNullable<ReportBody['vitals']>[number];
+export type VitalName = ReportedVital['name'];
 /** A stored report (GET /api/reports, `npm run reports -- --json`). */
-export interface StoredReport extends ReportBody {
-  id: string;
-  receivedAt: string;
-}
+export type StoredReport = ReportBody & FromSchema<typeof storedReportFields>;

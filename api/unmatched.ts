@@ -33,8 +33,9 @@ export function answerUnknownPaths(app: FastifyInstance): void {
   app.setNotFoundHandler(noRoute);
   // Every URL under the prefix is the API's, whatever no route here matched (a parameter longer than the
   // router takes, say): without these it would reach the production server's page fallback and get HTML.
-  app.all('/', noRoute);
-  app.all('/*', noRoute);
+  // Stand-ins, not routes: left out of the OpenAPI document (`hide`).
+  app.all('/', { schema: { hide: true } }, noRoute);
+  app.all('/*', { schema: { hide: true } }, noRoute);
 }
 
 /**
@@ -59,6 +60,7 @@ export function recordMethods(app: FastifyInstance): () => void {
         method: others,
         url,
         config: { methodNotAllowed: true },
+        schema: { hide: true },
         handler: async (request) => {
           throw new HttpError(
             405,

@@ -7,9 +7,8 @@
  * pages' chunks (fetched when their page is about to show: on hover, on focus, on the click). The rest (the
  * error reporter, the tooltips, web-vitals) loads for one feature that may never run, and stays lazy.
  *
- * Measured (docs/performance.md, issue 35): compiling on the main thread inside a prefetched campaign link's
- * click went from 55 to 61 ms to 21 to 22 ms at 4x CPU, and the new page reached the DOM sooner. Browsers
- * without the hint read a comment.
+ * So the functions a click on a prefetched link runs are compiled before the click, off the main thread
+ * (docs/performance.md). Browsers without the hint read a comment.
  *
  * The line goes in front of the minified chunk, so the hidden source map gains an empty first line to match.
  */

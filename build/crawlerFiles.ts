@@ -2,7 +2,7 @@
  * What crawlers and static hosts read, written by the build's last step (build/finalizeBuild.ts) from the build
  * manifest, the route table and the route rules, so none of it can drift from the app:
  *  - `robots.txt`: the signed-in pages and the API are not pages to crawl; the sitemap's address;
- *  - `sitemap.xml`: every prerendered page worth a search result (the public campaigns among them);
+ *    (`/sitemap.xml` itself is the server's, from the database: server/render/sitemap.ts);
  *  - `_redirects` (Netlify's format; Cloudflare Pages reads the lines it supports): the route rules'
  *    redirects, the app's paths that are not files answered with the SPA shell, and `/api/*` plus the form
  *    posts proxied to `API_ORIGIN` when it is set;
@@ -21,19 +21,6 @@ export const SHELL_FILE = '200.html';
 export const NOT_FOUND_FILE = '404.html';
 export const REDIRECTS_FILE = '_redirects';
 
-/**
- * Prerendered pages that are no search result: the sign-in form. It stays crawlable (nothing there is
- * private); it is only not offered.
- */
-const NOT_IN_SITEMAP = new Set(['/login']);
-
-function escapeXml(text: string): string {
-  return text.replace(
-    /[&<>"']/g,
-    (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[char] ?? char,
-  );
-}
-
 /** The paths of routes that need a signed-in user: never worth crawling. */
 function signedInPaths(routes: readonly RouteRecord[]): string[] {
   return routes.filter((route) => route.requiresAuth).map((route) => route.path);
@@ -49,21 +36,6 @@ export function robotsTxt(origin: string | undefined, routes: readonly RouteReco
   // The Sitemap line must be an absolute URL: without the site's origin there is no sitemap to name.
   if (origin) lines.push('', `Sitemap: ${origin}/sitemap.xml`);
   return `${lines.join('\n')}\n`;
-}
-
-/** The sitemap of the prerendered pages, or undefined without an origin (its `<loc>`s must be absolute). */
-export function sitemapXml(origin: string | undefined, prerendered: readonly string[]): string | undefined {
-  if (!origin) return undefined;
-  const urls = prerendered
-    .filter((path) => !NOT_IN_SITEMAP.has(path))
-    .map((path) => `  <url><loc>${escapeXml(`${origin}${path}`)}</loc></url>`);
-  return [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
-    ...urls,
-    '</urlset>',
-    '',
-  ].join('\n');
 }
 
 /** A route's path as a `_redirects` pattern: `/campaign/:id` is already one; `**` prefixes become a splat. */
@@ -126,19 +98,18 @@ export interface CrawlerFilesOptions {
   readonly apiOrigin: string | undefined;
 }
 
-/** Writes robots.txt, sitemap.xml (with an origin), _redirects and 404.html into the build. */
+/** Writes robots.txt, _redirects and 404.html into the build. */
 export async function writeCrawlerFiles(options: CrawlerFilesOptions): Promise<string[]> {
   const { distDir, origin, apiOrigin } = options;
   const builds = path.join(distDir, '_app/builds');
   const { id } = JSON.parse(await readFile(path.join(builds, 'latest.json'), 'utf8')) as { id: string };
   const meta = JSON.parse(await readFile(path.join(builds, 'meta', `${id}.json`), 'utf8')) as {
     rules: RouteRuleTable;
-    prerendered: string[];
   };
   const written: Record<string, string | undefined> = {
     'robots.txt': robotsTxt(origin),
-    'sitemap.xml': sitemapXml(origin, meta.prerendered),
-    [REDIRECTS_FILE]: redirectsFile({ rules: meta.rules, prerendered: meta.prerendered, apiOrigin }),
+    // No page is a file of the build (the server renders them): a static host answers each with the shell.
+    [REDIRECTS_FILE]: redirectsFile({ rules: meta.rules, prerendered: [], apiOrigin }),
     [NOT_FOUND_FILE]: await readFile(path.join(distDir, SHELL_FILE), 'utf8'),
   };
   const files: string[] = [];

@@ -1,8 +1,7 @@
 /**
  * A prerendered page, arranged so that its first and largest paint wait for nothing but its HTML and its hero
- * image (issue 35). Measured on a phone (4× CPU, slow 4G, really throttled), the shell's order made the hero
- * wait for everything else: the stylesheet, the image and the app's seven scripts started together and shared
- * the link, so the stylesheet took 0.8 s and the image 0.9 s, and the first paint came after 2 s. Here:
+ * image. In the shell's order the hero waits for everything else: the stylesheet, the image and the app's
+ * scripts start together and share a phone's link, and the first paint comes after all of them. Here:
  *  - the hero's preload (React writes it for an `<img fetchpriority="high">`, with `imagesrcset` and
  *    `imagesizes`) comes first in `<head>` after the charset and viewport, so it is the first request the preload
  *    scanner makes;
@@ -12,7 +11,7 @@
  *  - the app's scripts, their `modulepreload`s and the session preload wait in a `<template>` that a small
  *    inline script puts into `<head>` once the first paint is on screen and the hero has arrived (at most
  *    `config.startup.heroWaitMs` after the HTML, for a hero that does not come). The page reads and its links
- *    and forms work without them; the app hydrates later than before by about the time the image took alone.
+ *    and forms work without them; the app hydrates later, by about the time the image takes alone.
  * The SPA shell (`200.html`) keeps its stylesheet and scripts as they are: it shows nothing without them.
  */
 import { readFile } from 'node:fs/promises';

@@ -3,6 +3,15 @@
  * the API's refusal cannot drift apart.
  */
 
+/** RFC 5321's path limit; long enough for any real address, short enough to bound the work. */
+export const EMAIL_MAX = 254;
+
+/** Long passphrases are welcome; beyond this it is an attack on the hashing. */
+export const PASSWORD_MAX = 1024;
+
+/** The bound on a display name as typed, before trimming (the real limit is DISPLAY_NAME_MAX once trimmed). */
+export const DISPLAY_NAME_INPUT_MAX = 1000;
+
 /** A display name, trimmed, counted in code points (an emoji is one character). */
 export const DISPLAY_NAME_MAX = 60;
 

@@ -33,15 +33,26 @@ export function parsePayload(raw: unknown, expected: { buildId: string; path: st
     : { buildId: raw.buildId, path: raw.path };
 }
 
-/** Whether the build prerendered this path (the manifest's list; trailing slashes do not matter). */
+/**
+ * Whether the server renders this path with a payload beside it (the manifest's list of paths and `/**`
+ * prefixes, the route rules with `prerender`; trailing slashes do not matter).
+ */
 export function isPrerendered(pathname: string, prerendered: readonly string[] | null): boolean {
-  return prerendered?.includes(withoutTrailingSlash(pathname)) ?? false;
+  const path = withoutTrailingSlash(pathname);
+  return (
+    prerendered?.some((entry) =>
+      entry.endsWith('/**')
+        ? path.startsWith(`${entry.slice(0, -3)}/`) && path.length > entry.length - 2
+        : entry === path,
+    ) ?? false
+  );
 }
 
 /**
  * Where a page's payload lives: beside its HTML, with the build id as the query (as Nuxt does), so an HTTP
  * cache can never answer with another build's file. The page's own query is dropped.
  */
+// Stryker disable next-line StringLiteral: The default base is only used as `base.replace(/\/$/, '')`, which gives '' for both '/' and ''.
 export function payloadUrl(pathname: string, buildId: string, base = '/'): string {
   const path = withoutTrailingSlash(pathname);
   const dir = path === '/' ? '' : path;
@@ -92,6 +103,35 @@ export interface PreviewImage {
   readonly width: number;
   readonly height: number;
 }
+/** A whole HTML document the server renders on request (build/renderEntry.ts), and its payload. */
+export interface RenderedDocument {
+  /** The document, ready to send: the shell with the page, its head tags and its payload inline. */
+  readonly html: string;
+  readonly payload: PagePayload;
+  readonly route: string;
+}
+
+/**
+ * What the server's render bundle (built from build/renderEntry.ts into `dist/.render/render.mjs`) exports:
+ * `createDocumentRenderer`, which reads the build once and renders documents on request. The page loaders'
+ * `/api/…` requests go to `fetch`.
+ */
+export interface DocumentRendererOptions {
+  /** The build (absolute): its shell, stylesheets and Vite manifest. */
+  readonly distDir: string;
+  /** PUBLIC_ORIGIN, for the canonical link and Open Graph's absolute URLs. */
+  readonly origin: string | undefined;
+  /** Answers the loaders' same-origin requests (`/api/campaigns/1`). */
+  readonly fetch: (path: string, init?: RequestInit) => Promise<Response>;
+}
+
+export interface DocumentRenderer {
+  /** The build id the bundle was built with (its pages' payloads carry it). */
+  readonly buildId: string;
+  /** Renders `path` (a pathname, or `/?after=…` for the landing page's later pages). */
+  render(path: string, formState?: FormState): Promise<RenderedDocument>;
+}
+
 export interface PageRenderer {
   /** With `formState`, the page as the server answers a failed form post (the failure template). */
   renderPage(path: string, buildId: string, formState?: FormState): Promise<RenderedPage>;

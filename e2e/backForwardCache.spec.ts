@@ -1,5 +1,5 @@
 /**
- * The back/forward cache (issue 33): leaving the site and coming back with Back restores the page as it was
+ * The back/forward cache: leaving the site and coming back with Back restores the page as it was
  * (`pageshow` with `persisted`), without loading it again; the app then checks again what may have changed while
  * it was away, the session and the build, without a reload. Playwright starts Chromium with the cache off
  * (`--disable-back-forward-cache`); this file starts it as visitors' browsers run, with the cache on. A restored

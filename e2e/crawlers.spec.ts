@@ -1,5 +1,5 @@
 /**
- * What crawlers, link previews and installs read (issue 32): robots.txt, sitemap.xml, the canonical link and
+ * What crawlers, link previews and installs read: robots.txt, sitemap.xml, the canonical link and
  * Open Graph tags of a prerendered page with its picture from the image endpoint, the web manifest and its
  * icons; and a missing file is a 404, while a page address with a dot still reaches the app's 404 view.
  * Absolute URLs need the origin the build was given (PUBLIC_ORIGIN; `npm test` builds with one): read here from

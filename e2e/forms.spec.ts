@@ -1,5 +1,5 @@
 /**
- * Forms before the app has started and without JavaScript (issue 20): the sign-in, sign-out and profile forms
+ * Forms before the app has started and without JavaScript: the sign-in, sign-out and profile forms
  * post to the server's form routes (api/forms.ts), which share their code with the JSON API.
  */
 import type { Page, Route } from '@playwright/test';

@@ -155,7 +155,7 @@ const OPEN_REDIRECTS: readonly { readonly query: string; readonly value: string 
   { query: '%2F%0D%0A%2Fevil.example', value: '/<CR LF>/evil.example' },
   { query: 'javascript%3Aalert(1)', value: 'javascript:alert(1)' },
   { query: '%2Flogin', value: '/login' },
-  // Dot segments that resolve to `//evil.example` (issue 9): they used to end on the 500 view.
+  // Dot segments that resolve to `//evil.example`: they used to end on the 500 view.
   { query: '/..//evil.example', value: '/..//evil.example' },
   { query: '/.//evil.example', value: '/.//evil.example' },
   { query: '/%2e%2e//evil.example', value: '/..//evil.example (%2e-escaped dots)' },

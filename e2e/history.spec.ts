@@ -1,6 +1,6 @@
 /**
  * Back and forward: they show the right page, run the guards again, and step out of error pages; and, as a
- * visitor on a phone compares them with any other site (issue 33), they return to where the visitor was, show a
+ * visitor on a phone compares them with any other site, they return to where the visitor was, show a
  * page left a moment ago at once, honour #fragments, and draw a new page without a cross-fade.
  */
 import type { Locator, Page } from '@playwright/test';
@@ -240,9 +240,7 @@ function isLoadFor(pathname: string): (path: string) => boolean {
 }
 
 function featuredLink(page: Page, title: string): Locator {
-  return page
-    .getByRole('region', { name: 'Featured campaigns' })
-    .getByRole('link', { name: title, exact: true });
+  return page.getByRole('region', { name: 'Live campaigns' }).getByRole('link', { name: title, exact: true });
 }
 
 test.describe('on a phone-sized window (390 × 600)', () => {

@@ -150,13 +150,14 @@ test.describe('on a phone (412 px wide, density 1.75, as Lighthouse’s mobile p
   test('the first card takes the 768 px candidate its 378 px column needs (not 2x, 960), asked for once', async ({
     page,
   }) => {
-    const asked = requestsFor(page, 'campaign-1.jpg');
+    // The first card is the newest live campaign's.
+    const asked = requestsFor(page, 'campaign-6.jpg');
     await openPage(page, '/', /Campaigns that move/);
     const first = page.getByRole('main').locator('article img').first();
     expect((await first.boundingBox())?.width).toBeCloseTo(378, 0);
-    expect((await decode(first)).currentSrc).toBe(cardUrl('campaign-1.jpg', 768));
+    expect((await decode(first)).currentSrc).toBe(cardUrl('campaign-6.jpg', 768));
     // The preload in the HTML's head chose the same candidate as the image: one request.
-    expect(asked).toEqual([cardUrl('campaign-1.jpg', 768)]);
+    expect(asked).toEqual([cardUrl('campaign-6.jpg', 768)]);
   });
 
   test('the campaign hero takes the 768 px candidate its 380 px slot needs, asked for once', async ({
@@ -174,11 +175,12 @@ test.describe('on a phone (412 px wide, density 1.75, as Lighthouse’s mobile p
 test('the first campaign card loads its thumbnail at once (the largest paint on a phone), the others lazily, each with candidates by width', async ({
   page,
 }) => {
-  const thumbnails = ['campaign-1.jpg', 'campaign-2.jpg', 'campaign-3.jpg', 'campaign-6.jpg'];
+  // The live campaigns, newest first.
+  const thumbnails = ['campaign-6.jpg', 'campaign-2.jpg', 'campaign-1.jpg'];
   const answers = thumbnails.map((name) => page.waitForResponse(isImage(name)));
   await openPage(page, '/', /Campaigns that move/);
   const cards = page.getByRole('main').locator('article img');
-  await expect(cards).toHaveCount(4);
+  await expect(cards).toHaveCount(3);
   for (const [index, name] of thumbnails.entries()) {
     const card = cards.nth(index);
     await expect(card).toHaveAttribute('src', cardUrl(name, 480));
@@ -198,7 +200,7 @@ test('the first campaign card loads its thumbnail at once (the largest paint on 
   // 1280 px wide: three columns, each image 356 px by `sizes`, so at density 1 the 480 px candidate, which the
   // browser reports at the slot's size.
   expect(await decode(cards.last())).toEqual({
-    currentSrc: cardUrl('campaign-6.jpg', 480),
+    currentSrc: cardUrl('campaign-1.jpg', 480),
     width: 356,
     height: 200,
   });

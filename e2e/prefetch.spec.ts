@@ -1,5 +1,5 @@
 /**
- * Prefetch (issues 13 and 19). Links on screen have their page's code fetched when the browser is idle and,
+ * Prefetch. Links on screen have their page's code fetched when the browser is idle and,
  * for a prerendered page, its `_payload.json` once the build manifest says it has one: never the API, so a
  * visit that does nothing costs the database nothing but the session check (and the landing page's or a
  * campaign page's own check of its data). Pointing at, focusing or touching a link fetches its page's data at once: the payload of a
@@ -40,14 +40,12 @@ async function withoutManifest(page: Page): Promise<void> {
 }
 
 function featuredLink(page: Page, title: string) {
-  return page
-    .getByRole('region', { name: 'Featured campaigns' })
-    .getByRole('link', { name: title, exact: true });
+  return page.getByRole('region', { name: 'Live campaigns' }).getByRole('link', { name: title, exact: true });
 }
 
 const MANIFEST = '**/_app/builds/meta/*.json';
-/** The landing page checks its featured campaigns once, in the background, after it shows (revalidation). */
-const LANDING_CHECK = '/api/campaigns?featured=1';
+/** The landing page checks its campaigns once, in the background, after it shows (revalidation). */
+const LANDING_CHECK = '/api/campaigns';
 /** The campaign page's chunk, which only a prefetch or a navigation asks for on `/`. */
 const CAMPAIGN_CHUNK = /\/assets\/campaign-[\w-]+\.js$/;
 /** The landing page's chunk (src/pages/index.tsx; `index-*.js` is the entry's name, so Rolldown calls it `pages`). */
@@ -180,11 +178,16 @@ test.describe('prefetch', () => {
   }) => {
     // A window tall enough to show the second featured card.
     await page.setViewportSize({ width: 1280, height: 1000 });
-    // As for a campaign published after the build: the manifest does not list it as prerendered.
+    // A manifest that names the campaigns with a payload one by one, leaving this one out (the server renders
+    // every campaign, so the real manifest lists the `/campaign/**` prefix).
     await page.route(MANIFEST, async (route) => {
       const response = await route.fetch();
       const manifest = (await response.json()) as { prerendered: string[] };
-      const prerendered = manifest.prerendered.filter((path) => path !== `/campaign/${CAMPAIGNS.library.id}`);
+      const prerendered = [
+        ...manifest.prerendered.filter((path) => path !== '/campaign/**'),
+        `/campaign/${CAMPAIGNS.maple.id}`,
+        `/campaign/${CAMPAIGNS.youthClub.id}`,
+      ];
       await route.fulfill({ response, json: { ...manifest, prerendered } });
     });
     const api = dataRequests(page);

@@ -1,5 +1,5 @@
 /**
- * Error reports a developer can replay (issue 23): a visitor's 500 view on a campaign navigation produces a
+ * Error reports a developer can replay: a visitor's 500 view on a campaign navigation produces a
  * stored report with the app machine's state and the navigation's events, and tests/support/replay.ts turns
  * it into the same state in Node.
  */

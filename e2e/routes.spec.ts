@@ -18,22 +18,29 @@ import {
 } from './fixtures';
 
 test.describe('signed out', () => {
-  test('the landing page shows the hero, the featured campaigns and the signed-out layout', async ({
+  test('the landing page shows the hero, the live campaigns newest first and the signed-out layout', async ({
     page,
   }) => {
     await openPage(page, '/', LANDING_TITLE);
     await expect(page).toHaveTitle(pageTitleOf(LANDING_TITLE));
 
-    // Featured campaigns (drafts and unfeatured ones are not), each linking to its own page.
-    const featured = page.getByRole('region', { name: 'Featured campaigns' });
-    for (const campaign of [CAMPAIGNS.maple, CAMPAIGNS.library, CAMPAIGNS.creek, CAMPAIGNS.youthClub]) {
-      await expect(featured.getByRole('link', { name: campaign.title, exact: true })).toHaveAttribute(
+    // The live campaigns, newest first (drafts, completed and paused ones are not), each linking to its page;
+    // all fit on one page, so there is no "More campaigns" link.
+    const live = page.getByRole('region', { name: 'Live campaigns' });
+    for (const campaign of [CAMPAIGNS.youthClub, CAMPAIGNS.library, CAMPAIGNS.maple]) {
+      await expect(live.getByRole('link', { name: campaign.title, exact: true })).toHaveAttribute(
         'href',
         `/campaign/${campaign.id}`,
       );
     }
-    await expect(featured.getByRole('heading', { level: 3 })).toHaveCount(4);
-    await expect(featured.getByRole('link', { name: CAMPAIGNS.bikes.title })).toHaveCount(0);
+    await expect(live.getByRole('heading', { level: 3 })).toHaveText([
+      CAMPAIGNS.youthClub.title,
+      CAMPAIGNS.library.title,
+      CAMPAIGNS.maple.title,
+    ]);
+    for (const hidden of [CAMPAIGNS.bikes, CAMPAIGNS.creek, CAMPAIGNS.foodBank])
+      await expect(live.getByRole('link', { name: hidden.title })).toHaveCount(0);
+    await expect(live.getByRole('link', { name: 'More campaigns' })).toHaveCount(0);
 
     // The layout: home link, main nav with "Sign in" only, skip link, main landmark, footer.
     await expect(header(page).getByRole('link', { name: 'campaign-web' })).toHaveAttribute('href', '/');

@@ -81,18 +81,18 @@ test('a link whose page data never arrives: the navigation settles on the 500 vi
   await page.clock.install();
   // The campaign is prerendered: without its payload the navigation asks the API, as for any other page. Both
   // routes are in place before the page loads, so the payloads it warms for the links on screen miss too.
-  await page.route(`**/campaign/${CAMPAIGNS.creek.id}/_payload.json*`, (route) =>
+  await page.route(`**/campaign/${CAMPAIGNS.library.id}/_payload.json*`, (route) =>
     route.fulfill({ status: 404 }),
   );
-  const requests = await stall(page, `**/api/campaigns/${CAMPAIGNS.creek.id}`);
+  const requests = await stall(page, `**/api/campaigns/${CAMPAIGNS.library.id}`);
   // Once the manifest has said which pages are prerendered, the hover's prefetch and the click's navigation take
   // the same way (payload, then the API) and share one request; before it, they could take two.
   const manifest = page.waitForResponse(/\/_app\/builds\/meta\/[\w-]+\.json$/);
   await openPage(page, '/', LANDING_TITLE);
   await manifest;
-  await page.getByRole('link', { name: CAMPAIGNS.creek.title }).click();
+  await page.getByRole('link', { name: CAMPAIGNS.library.title }).click();
   await outlast(page, requests);
-  await expectPage(page, { url: `/campaign/${CAMPAIGNS.creek.id}`, heading: '504' });
+  await expectPage(page, { url: `/campaign/${CAMPAIGNS.library.id}`, heading: '504' });
   await expect(page.getByRole('main').getByText(TIMEOUT_TEXT)).toBeVisible();
   await expect(mainHeading(page)).toBeFocused();
   await page.goBack();

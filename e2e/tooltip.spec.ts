@@ -7,8 +7,8 @@ import { expect, header, inputSettled, LANDING_TITLE, openWithPausedClock, test 
 
 const START = new Date('2030-01-01T09:00:00Z').getTime();
 const GALLERY = '/campaign/components/info';
-/** The tooltip machine's chunk (src/ui/TooltipArk.tsx), loaded on first intent or when the pointer reaches a trigger. */
-const TOOLTIP_CHUNK = /\/assets\/TooltipArk-[^/?]+\.js$/;
+/** The tooltip machine's chunk (src/ui/Tooltip.tsx), loaded on first intent or when the pointer reaches a trigger. */
+const TOOLTIP_CHUNK = /\/assets\/Tooltip-[^/?]+\.js$/;
 /** One animation frame: a closing tooltip leaves the accessibility tree after its exit frame. */
 const FRAME = 20;
 
@@ -33,7 +33,7 @@ async function untilGone(page: Page, text: string): Promise<void> {
     .toBe(0);
 }
 
-/** How long the pointer rests on a trigger before its tooltip's machine comes (src/ui/Tooltip.tsx REST_MS). */
+/** How long the pointer rests on a trigger before its tooltip's machine comes (src/ui/Tooltip.lazy.tsx REST_MS). */
 const REST = 100;
 
 /**

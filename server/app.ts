@@ -22,7 +22,20 @@ import { RATE_LIMIT_DEFAULTS, rateLimitPlugin } from './plugins/rateLimit.ts';
 import { databaseStore } from './plugins/rateLimitStore.ts';
 import { requestIdPlugin } from './plugins/requestId.ts';
 import { requestLogPlugin } from './plugins/requestLog.ts';
-import { securityHeaders, securityHeadersPlugin } from './plugins/securityHeaders.ts';
+import {
+  contentSecurityPolicy,
+  type PolicyInputs,
+  securityHeaders,
+  securityHeadersPlugin,
+} from './plugins/securityHeaders.ts';
+import {
+  hashesOfHtml,
+  type LoadedRenderer,
+  loadPages,
+  mergeHashes,
+  type RenderedPages,
+  setUpPages,
+} from './render/setup.ts';
 import { apiRoutes } from './routes/api.ts';
 import { healthRoutes } from './routes/health.ts';
 import { iconRoutes } from './routes/icons.ts';
@@ -33,7 +46,18 @@ export type { ServerOptions } from './options.ts';
 
 export async function buildServer(options: ServerOptions): Promise<FastifyInstance> {
   const distDir = path.resolve(options.distDir);
-  const [site, hashes] = await Promise.all([readSite(distDir), hashesOfBuild(distDir)]);
+  const [site, buildHashes, rendering] = await Promise.all([
+    readSite(distDir),
+    hashesOfBuild(distDir),
+    loadPages(distDir, options.publicOrigin ?? undefined),
+  ]);
+  // The sign-in failure page is rendered at start, and answered with the server's CSP: its hashes join it.
+  const hashes = rendering
+    ? mergeHashes(
+        mergeHashes(buildHashes, hashesOfHtml(rendering.loginTemplate)),
+        hashesOfHtml(rendering.signUpTemplate),
+      )
+    : buildHashes;
   const security = securityHeaders(hashes, options.headers);
   const app = Fastify(fastifyOptions(options, security, site.shellHtml));
 
@@ -45,7 +69,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     (await openDatabase(api.database, { migrate: api.migrateOnStart, demoData: api.demoData }));
   if (!options.database) app.addHook('onClose', () => database.close());
   try {
-    await registerEverything(app, options, { site, security, api, database });
+    await registerEverything(app, options, { site, security, hashes, rendering, api, database });
   } catch (error) {
     // A failed start leaves no embedded folder leased and no pool open.
     await app.close().catch(() => undefined);
@@ -57,9 +81,16 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
 async function registerEverything(
   app: FastifyInstance,
   options: ServerOptions,
-  built: { site: Site; security: Record<string, string>; api: ApiConfig; database: OpenDatabase },
+  built: {
+    site: Site;
+    security: Record<string, string>;
+    hashes: PolicyInputs;
+    rendering: LoadedRenderer | undefined;
+    api: ApiConfig;
+    database: OpenDatabase;
+  },
 ): Promise<void> {
-  const { site, security, api, database } = built;
+  const { site, security, api, database, rendering } = built;
   const distDir = path.resolve(options.distDir);
   // Hooks run in the order they are added, so the order below is the order every request meets them: its log
   // context first, then the Host check and the shutdown's 503 (both refusals still logged, with headers and id).
@@ -81,7 +112,8 @@ async function registerEverything(
   // Before the routes, which keep the error handler their scope had when they were added.
   await app.register(errorsPlugin);
 
-  await app.register(healthRoutes, { buildId: site.buildId });
+  let rendered: RenderedPages | undefined;
+  await app.register(healthRoutes, { buildId: site.buildId, pages: () => rendered?.health() });
   let accounts: Accounts | undefined;
   await app.register(apiRoutes, {
     distDir,
@@ -91,7 +123,23 @@ async function registerEverything(
     onAccounts: (shared) => {
       accounts = shared;
     },
+    ...(rendering
+      ? { loginTemplate: rendering.loginTemplate, signUpTemplate: rendering.signUpTemplate }
+      : {}),
   });
+  if (rendering && accounts) {
+    rendered = await setUpPages(app, {
+      loaded: rendering,
+      database,
+      config: api,
+      accounts,
+      shellHtml: site.shellHtml,
+      policyFor: (page) => contentSecurityPolicy(mergeHashes(built.hashes, page), options.headers),
+      origin: options.publicOrigin ?? undefined,
+      log: app.log,
+      ...(options.pages ? { options: options.pages } : {}),
+    });
+  }
   await app.register(iconRoutes);
   await app.register(imageRoutes, {
     dir: options.imagesDir,
@@ -99,5 +147,11 @@ async function registerEverything(
     maxRendersInFlight: options.maxRendersInFlight,
     sources,
   });
-  await app.register(siteRoutes, { site, accounts: () => accounts });
+  await app.register(siteRoutes, {
+    site,
+    accounts: () => accounts,
+    pages: rendered?.pages,
+    sitemap: rendered?.sitemap,
+    signUpTemplate: rendering?.signUpTemplate,
+  });
 }

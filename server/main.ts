@@ -2,7 +2,7 @@
  * `npm start` / `npm run serve`: the production server's entry (dist-server/main.mjs, and in the artifact
  * .output/server/index.mjs). It only sizes libuv's thread pool before anything
  * can start it, then loads the server (./start.ts). File reads, argon2id hashes and image renders all run on that
- * pool; with Node's default of 4 threads, a few image renders left static files waiting for seconds (issue 31).
+ * pool; with Node's default of 4 threads, a few image renders left static files waiting for seconds.
  * The server leaves half the pool to files (server/routes/images.ts renderSlots). UV_THREADPOOL_SIZE set outside
  * wins.
  */

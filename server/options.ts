@@ -16,6 +16,8 @@ import { type MetricsConfig, metricsConfigFrom } from './plugins/metrics.ts';
 import type { RateLimits } from './plugins/rateLimit.ts';
 import { BUILD_ENV_FILE, type HeaderOptions, ICON_FALLBACK_URL } from './plugins/securityHeaders.ts';
 
+import type { PageOptions } from './render/setup.ts';
+
 export interface ServerOptions {
   /** The build to serve (absolute). */
   distDir: string;
@@ -59,6 +61,8 @@ export interface ServerOptions {
    * benchmark gives another (scripts/bench/bench-request-limits.mjs: in memory, to measure what the database costs).
    */
   rateLimitStore?: FastifyRateLimitStoreCtor;
+  /** The pages rendered on request: the cache's size, the render limits (server/render/). */
+  pages?: PageOptions;
 }
 
 /** The API address the build used (build/finalizeBuild.ts), so connect-src follows it; the environment wins. */

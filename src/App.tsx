@@ -1,10 +1,10 @@
 import { memo } from 'react';
-import type { CommittedNavigation } from '../machines/app/app.utils';
+import type { CommittedNavigation } from '../machines/app/app.setup';
 import { css } from '../styled-system/css';
 import { DefaultLayout } from './layouts/default';
 import { ErrorView } from './pages/errorView';
 import { loadedPage } from './pages/registry';
-import { useAppCommands, useAppView } from './ui/appActor';
+import { useAppCommands, useAppView } from './platform/appActor';
 import { ErrorBoundary } from './ui/ErrorBoundary';
 import { LoadingBar } from './ui/LoadingBar';
 import { RouteAnnouncer } from './ui/RouteAnnouncer';

@@ -1,6 +1,6 @@
 import { StrictMode } from 'react';
 import { App } from './App';
-import { AppActorProvider, type AppActorRef, AppViewMirror } from './ui/appActor';
+import { AppActorProvider, type AppActorRef, AppViewMirror } from './platform/appActor';
 
 /**
  * The whole tree: the app actor and its view. The browser renders or hydrates it (src/start.tsx) and the

@@ -19,7 +19,7 @@ export interface AppConfig {
   readonly maxEchoedPathLength: number;
   /**
    * Pages left behind whose data the app keeps, so that Back or Forward to them shows them at once (then
-   * checks them again); see machines/app/app.utils.ts `remember`.
+   * checks them again); see machines/app/app.navigation.ts `remember`.
    */
   readonly maxRememberedPages: number;
   /** Scroll positions of history entries, restored on Back and Forward (src/platform/scroll.ts). */
@@ -36,7 +36,7 @@ export interface AppConfig {
   readonly toast: ToastConfig;
   /** Colour mode (machines/colorMode/colorMode.machine.ts, src/platform/colorMode.ts, build/colorModeBoot.ts). */
   readonly colorMode: ColorModeConfig;
-  /** Tooltips (src/ui/Tooltip.tsx). */
+  /** Tooltips (src/ui/Tooltip.lazy.tsx, src/ui/Tooltip.tsx). */
   readonly tooltip: TooltipConfig;
   /** Page-data prefetch: payloads of links on screen, data on link intent (src/platform/prefetch.ts). */
   readonly prefetch: PrefetchConfig;

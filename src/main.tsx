@@ -11,8 +11,8 @@ const eventLog = startEventLog(config.reports);
 /**
  * The app's code comes in three parts, each evaluated in a task of its own: React; XState with the machines
  * (built as their modules are evaluated) and the browser's implementations; then the views, which start the app.
- * Evaluated at once, as one graph, they were the longest task of a phone's first load (457 ms at 4x CPU, after
- * the prerendered page's first paint: docs/performance.md). The HTML preloads all three parts
+ * Evaluated at once, as one graph, they would be one long task after the prerendered page's first paint, where
+ * the page cannot answer input (docs/decisions/start-in-parts.md). The HTML preloads all three parts
  * (build/startChunks.ts), so splitting them costs no round trip.
  */
 void mountOrReport(async () => {

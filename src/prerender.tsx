@@ -17,7 +17,7 @@ import {
   type ReloadClaim,
   type RevalidateInput,
 } from '../machines/app/app.machine';
-import { bootPage } from '../machines/app/app.utils';
+import { bootPage } from '../machines/app/app.navigation';
 import { appView } from '../machines/app/app.view';
 import { config } from './config';
 import { importPage } from './pages/registry';

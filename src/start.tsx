@@ -4,7 +4,7 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { createActor, type InspectionEvent, type Observer } from 'xstate';
 import { routes } from '../core/routes';
 import type { AppInput } from '../machines/app/app.machine';
-import { bootPage } from '../machines/app/app.utils';
+import { bootPage } from '../machines/app/app.navigation';
 import { config } from './config';
 import { importPage, loadPage, revalidatePage } from './pages/registry';
 import { appInputFrom, createBrowserApp } from './platform/app';
@@ -42,10 +42,10 @@ async function loadInspector(): Promise<Observer<InspectionEvent> | undefined> {
  * app starts as an SPA, exactly as on a page that was never prerendered.
  */
 async function prerenderedPage(): Promise<AppInput['initial']> {
+  // The payload names the path and query it was rendered for (a later page of the landing page's list,
+  // `/?after=…`); any other query (sign-in's return-to) may change the page, so it renders from scratch.
   const payload = readInlinePayload();
-  // The HTML was rendered for the path alone; a page may show what its query says (sign-in's return-to),
-  // so with a query the app renders from scratch rather than hydrate markup that may differ.
-  if (!payload || window.location.search !== '') return undefined;
+  if (!payload) return undefined;
   const { pathname, search, hash } = window.location;
   const initial = { fullPath: `${pathname}${search}${hash}`, data: payload.data };
   const page = bootPage(initial, routes);
@@ -76,8 +76,8 @@ export async function start(eventLog: EventLog): Promise<void> {
   const logic = createBrowserApp(createBrowserHistory(), { loadPage, revalidatePage });
   connectPrefetch(importPage);
   const input: AppInput = { ...appInputFrom(config), ...(initial ? { initial } : {}) };
-  // The actor's first snapshot (its children's too) in a task of its own, before React's: together they were
-  // hydration's longest task. React starts it once the tree is on the page (AppActorProvider).
+  // The actor's first snapshot (its children's too) in a task of its own, before React's: together they would
+  // make hydration's longest task. React starts it once the tree is on the page (AppActorProvider).
   await nextTask();
   const actor = createActor(logic, { input, inspect });
   await nextTask();

@@ -29,10 +29,19 @@ export interface OpenDatabase {
   readonly kind: DatabaseConfig['kind'];
   /** Where it is, safe to log (never a password). */
   readonly where: string;
+  /**
+   * Where to LISTEN for notifications (server/render/listener.ts): PGlite's own client (one process), or
+   * PostgreSQL's URL, for a dedicated connection outside the pool.
+   */
+  readonly notifications?: NotificationSource;
   /** The PostgreSQL pool's clients, for the server's metrics; PGlite has one embedded connection and no pool. */
   readonly pool?: () => { total: number; idle: number; waiting: number };
   close(): Promise<void>;
 }
+
+export type NotificationSource =
+  | { readonly kind: 'pglite'; readonly client: PGlite }
+  | { readonly kind: 'postgres'; readonly url: string };
 
 /** What opening does besides opening: the settings of ApiConfig that concern the database. */
 export interface OpenOptions {
@@ -176,6 +185,7 @@ async function openPglite(
     db,
     kind: 'pglite',
     where: `PGlite in ${where}`,
+    notifications: { kind: 'pglite', client },
     close: async () => {
       await db.destroy();
       await release();
@@ -185,9 +195,11 @@ async function openPglite(
 
 async function openPostgres(config: { url: string; poolSize: number }): Promise<OpenDatabase> {
   const where = `PostgreSQL at ${redact(config.url)}`;
+  // Stryker disable next-line ObjectLiteral: PostgreSQL only: the mutation run has no server (CI runs it after `scripts/ci/with-postgres.sh npm test` has stopped its cluster), so this part of openPostgres is reached only by the unreachable-server test, which fails before it matters. It is tested in the unit run against a real server: tests/api/database/ (migrations on PostgreSQL, a missing database) and every API test file on the `postgres` backend (dates as text, the pool, closing).
   const pool = new pg.Pool({
     connectionString: config.url,
     max: config.poolSize,
+    // Stryker disable next-line ObjectLiteral: PostgreSQL only: the mutation run has no server (CI runs it after `scripts/ci/with-postgres.sh npm test` has stopped its cluster), so this part of openPostgres is reached only by the unreachable-server test, which fails before it matters. It is tested in the unit run against a real server: tests/api/database/ (migrations on PostgreSQL, a missing database) and every API test file on the `postgres` backend (dates as text, the pool, closing).
     types: {
       getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
         oid === DATE_OID ? keepText : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
@@ -195,7 +207,10 @@ async function openPostgres(config: { url: string; poolSize: number }): Promise<
   });
   // An idle client that loses its server emits 'error' on the pool; without a listener that would
   // crash the process. The next query gets a fresh connection.
+  // Stryker disable next-line StringLiteral: PostgreSQL only: the mutation run has no server (CI runs it after `scripts/ci/with-postgres.sh npm test` has stopped its cluster), so this part of openPostgres is reached only by the unreachable-server test, which fails before it matters. It is tested in the unit run against a real server: tests/api/database/ (migrations on PostgreSQL, a missing database) and every API test file on the `postgres` backend (dates as text, the pool, closing).
+  // Stryker disable next-line ArrowFunction: PostgreSQL only: the mutation run has no server (CI runs it after `scripts/ci/with-postgres.sh npm test` has stopped its cluster), so this part of openPostgres is reached only by the unreachable-server test, which fails before it matters. It is tested in the unit run against a real server: tests/api/database/ (migrations on PostgreSQL, a missing database) and every API test file on the `postgres` backend (dates as text, the pool, closing).
   pool.on('error', (error) =>
+    // Stryker disable next-line StringLiteral: PostgreSQL only: the mutation run has no server (CI runs it after `scripts/ci/with-postgres.sh npm test` has stopped its cluster), so this part of openPostgres is reached only by the unreachable-server test, which fails before it matters. It is tested in the unit run against a real server: tests/api/database/ (migrations on PostgreSQL, a missing database) and every API test file on the `postgres` backend (dates as text, the pool, closing).
     console.warn(`[demo-api] ${where}: idle connection failed: ${describeError(error)}`),
   );
   try {
@@ -205,15 +220,22 @@ async function openPostgres(config: { url: string; poolSize: number }): Promise<
     await pool.end().catch(() => undefined);
     throw new DatabaseOpenError(`Could not connect to ${where}: ${describeError(error)}.`, { cause: error });
   }
+  // Stryker disable next-line ObjectLiteral: PostgreSQL only: the mutation run has no server (CI runs it after `scripts/ci/with-postgres.sh npm test` has stopped its cluster), so this part of openPostgres is reached only by the unreachable-server test, which fails before it matters. It is tested in the unit run against a real server: tests/api/database/ (migrations on PostgreSQL, a missing database) and every API test file on the `postgres` backend (dates as text, the pool, closing).
   const db = new Kysely<Database>({
     dialect: new PostgresDialect({ pool }),
     plugins: [new CamelCasePlugin()],
   });
+  // Stryker disable next-line ObjectLiteral: PostgreSQL only: the mutation run has no server (CI runs it after `scripts/ci/with-postgres.sh npm test` has stopped its cluster), so this part of openPostgres is reached only by the unreachable-server test, which fails before it matters. It is tested in the unit run against a real server: tests/api/database/ (migrations on PostgreSQL, a missing database) and every API test file on the `postgres` backend (dates as text, the pool, closing).
   return {
     db,
+    // Stryker disable next-line StringLiteral: PostgreSQL only: the mutation run has no server (CI runs it after `scripts/ci/with-postgres.sh npm test` has stopped its cluster), so this part of openPostgres is reached only by the unreachable-server test, which fails before it matters. It is tested in the unit run against a real server: tests/api/database/ (migrations on PostgreSQL, a missing database) and every API test file on the `postgres` backend (dates as text, the pool, closing).
     kind: 'postgres',
     where,
+    notifications: { kind: 'postgres', url: config.url },
+    // Stryker disable next-line ArrowFunction: PostgreSQL only: the mutation run has no server (CI runs it after `scripts/ci/with-postgres.sh npm test` has stopped its cluster), so this part of openPostgres is reached only by the unreachable-server test, which fails before it matters. It is tested in the unit run against a real server: tests/api/database/ (migrations on PostgreSQL, a missing database) and every API test file on the `postgres` backend (dates as text, the pool, closing).
+    // Stryker disable next-line ObjectLiteral: PostgreSQL only: the mutation run has no server (CI runs it after `scripts/ci/with-postgres.sh npm test` has stopped its cluster), so this part of openPostgres is reached only by the unreachable-server test, which fails before it matters. It is tested in the unit run against a real server: tests/api/database/ (migrations on PostgreSQL, a missing database) and every API test file on the `postgres` backend (dates as text, the pool, closing).
     pool: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    // Stryker disable next-line ArrowFunction: PostgreSQL only: the mutation run has no server (CI runs it after `scripts/ci/with-postgres.sh npm test` has stopped its cluster), so this part of openPostgres is reached only by the unreachable-server test, which fails before it matters. It is tested in the unit run against a real server: tests/api/database/ (migrations on PostgreSQL, a missing database) and every API test file on the `postgres` backend (dates as text, the pool, closing).
     close: () => db.destroy(),
   };
 }
@@ -254,6 +276,7 @@ async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {
   // Kysely's migrator holds a row lock while it runs, so processes starting together take turns.
   const { error, results } = await migratorOf(db).migrateToLatest();
   if (error) {
+    // Stryker disable next-line OptionalChaining: Unreachable: Kysely's migrator returns `results` either undefined (it failed before running any migration, as with a migration missing from this build) or with the failed migration marked `Error`; a list without an `Error` entry beside an error does not occur, so the second `?.` never short-circuits.
     const failed = results?.find((result) => result.status === 'Error')?.migrationName;
     throw new DatabaseOpenError(
       `Could not bring the database up to date${failed ? ` (migration ${failed} failed)` : ''}: ${describeError(error)}.`,
@@ -352,6 +375,8 @@ async function leaseFolder(
         if (leasedHere.delete(folder)) await release();
       };
     } catch (error) {
+      // Stryker disable next-line ConditionalExpression: fs and process.kill reject only with Node system errors, which are Error instances with a `code`, so the guard before `error.code` is always true; it is there for the type checker.
+      // Stryker disable next-line LogicalOperator: fs and process.kill reject only with Node system errors, which are Error instances with a `code`, so the guard before `error.code` is always true; it is there for the type checker.
       if (!(error instanceof Error && 'code' in error && error.code === 'ELOCKED')) {
         throw new DatabaseOpenError(`Could not lock the database folder ${where}: ${describeError(error)}.`, {
           cause: error,

@@ -2,34 +2,36 @@
  * `/api/campaigns`, `/api/campaigns/:id` and `/api/me/campaigns`: the public list (drafts left out), one campaign
  * (a draft only to its owner), and the signed-in user's own, drafts included.
  */
-import type { FastifyPluginAsync } from 'fastify';
+import { listCampaigns, parseCursor, SUMMARY_COLUMNS } from '../campaignList.ts';
 import { HttpError } from '../errors.ts';
 import * as schemas from '../schemas.ts';
-import type { Campaign, CampaignListResponse, CampaignResponse, CampaignSummary } from '../types.ts';
-import { type RouteContext, sessionCookie } from './context.ts';
+import type { Campaign, CampaignSummary } from '../types.ts';
+import { type RoutePlugin, sessionCookie } from './context.ts';
 
-export const campaignRoutes: FastifyPluginAsync<RouteContext> = async (app, { db, accounts, config }) => {
+export const campaignRoutes: RoutePlugin = async (app, { db, accounts, config }) => {
   const cookie = sessionCookie(accounts, config.secureCookie);
 
-  app.get<{ Querystring: { featured?: string } }>(
+  app.get(
     '/campaigns',
     { schema: { querystring: schemas.campaignListQuery, response: schemas.campaignListResponse } },
-    async (request): Promise<CampaignListResponse> => {
-      const featuredOnly = ['1', 'true'].includes(request.query.featured ?? '');
-      let query = db.selectFrom('campaigns').select(SUMMARY_COLUMNS).where('status', '<>', 'draft');
-      if (featuredOnly) query = query.where('featured', '=', true);
-      const rows = await query.orderBy('featured', 'desc').orderBy('id').execute();
-      return { campaigns: rows.map(campaignSummary) };
+    async (request) => {
+      const featured = ['1', 'true'].includes(request.query.featured ?? '');
+      const raw = request.query.after;
+      const after = raw === undefined ? undefined : parseCursor(raw);
+      if (raw !== undefined && after === undefined)
+        throw new HttpError(400, 'The cursor `after` is not one this list gave out.');
+      const page = await listCampaigns(db, { after, featured });
+      return { campaigns: page.campaigns.map(campaignSummary), next: page.next };
     },
   );
 
-  app.get<{ Params: { id: string } }>(
+  app.get(
     '/campaigns/:id',
     {
       schema: { params: schemas.campaignParams, response: schemas.campaignResponse },
       config: { messages: { id: { '*': 'Campaign id must be a positive whole number.' } } },
     },
-    async (request): Promise<CampaignResponse> => {
+    async (request) => {
       const raw = request.params.id;
       const id = Number(raw);
       // Past the integer column's range nothing can exist.
@@ -61,23 +63,17 @@ export const campaignRoutes: FastifyPluginAsync<RouteContext> = async (app, { db
     },
   );
 
-  app.get(
-    '/me/campaigns',
-    { schema: { response: schemas.campaignListResponse } },
-    async (request): Promise<CampaignListResponse> => {
-      const user = await cookie.requireUser(request);
-      const rows = await db
-        .selectFrom('campaigns')
-        .select(SUMMARY_COLUMNS)
-        .where('ownerId', '=', user.id)
-        .orderBy('id')
-        .execute();
-      return { campaigns: rows.map(campaignSummary) };
-    },
-  );
+  app.get('/me/campaigns', { schema: { response: schemas.campaignListResponse } }, async (request) => {
+    const user = await cookie.requireUser(request);
+    const rows = await db
+      .selectFrom('campaigns')
+      .select(SUMMARY_COLUMNS)
+      .where('ownerId', '=', user.id)
+      .orderBy('id')
+      .execute();
+    return { campaigns: rows.map(campaignSummary) };
+  });
 };
-
-const SUMMARY_COLUMNS = ['id', 'title', 'summary', 'status', 'goal', 'raised', 'featured', 'image'] as const;
 
 function campaignSummary(row: CampaignSummary): CampaignSummary {
   return {

@@ -1,3 +1,4 @@
+import type { FastifyPluginAsyncJsonSchemaToTs } from '@fastify/type-provider-json-schema-to-ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { type Accounts, SIGN_IN_FIRST } from '../accounts.ts';
@@ -14,6 +15,13 @@ export interface RouteContext {
   now: () => number;
   log: ApiLog;
 }
+
+/**
+ * A resource's routes: a plugin registered with the RouteContext, whose routes take the types of their request
+ * (body, query, params) and of their answers from the JSON Schemas they declare (../schemas.ts), through
+ * json-schema-to-ts. A route states no type of its own: its schema is the type.
+ */
+export type RoutePlugin = FastifyPluginAsyncJsonSchemaToTs<{ Options: RouteContext }>;
 
 /**
  * The session cookie as the routes read and write it: one definition for the JSON routes and the form routes

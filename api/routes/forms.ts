@@ -14,6 +14,7 @@
 import fastifyCookie from '@fastify/cookie';
 import type { FastifyError, FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { FormState } from '../../core/formState.ts';
+import { formErrors, signInForm } from '../../core/forms.ts';
 import { DEFAULT_RETURN_TO, RETURN_TO_PARAM, safeReturnTo } from '../../core/returnTo.ts';
 import { DISPLAY_NAME_INPUT_MAX } from '../accountRules.ts';
 import { type Accounts, EMAIL_MAX } from '../accounts.ts';
@@ -139,7 +140,15 @@ export const formsPlugin: FastifyPluginAsync<FormsPluginOptions> = async (app, o
           previousToken: cookie.read(request),
         };
         // The sign-up mode of the page posts to its own URL too: `?mode=signup` says which form it is.
-        const { token } = isSignUp(request.query)
+        const signUp = isSignUp(request.query);
+        if (!signUp) {
+          // The sign-in form's one schema and messages (core/forms.ts), as the JSON route and the page check them.
+          const [refused] = Object.values(
+            formErrors(signInForm, { email: fields.email, password: fields.password }),
+          );
+          if (refused) throw new HttpError(400, refused);
+        }
+        const { token } = signUp
           ? await accounts.signUp({
               email: fields.email,
               displayName: fields.displayName,

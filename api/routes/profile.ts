@@ -2,45 +2,33 @@
  * `/api/profile`: the signed-in user's profile (GET) and its display name (PATCH); `/api/account`: its password
  * (PUT `/api/account/password`) and its deletion (DELETE). Over ../accounts.ts, as the HTML forms are.
  */
-import type { FastifyPluginAsync } from 'fastify';
+import { displayNameForm } from '../../core/forms.ts';
 import { publicUser } from '../accounts.ts';
 import { limitKey } from '../clientAddress.ts';
 import * as schemas from '../schemas.ts';
-import type {
-  AccountDeleteRequest,
-  PasswordChangeRequest,
-  ProfileResponse,
-  ProfileUpdateRequest,
-} from '../types.ts';
-import { type RouteContext, sessionCookie } from './context.ts';
+import { type RoutePlugin, sessionCookie } from './context.ts';
 import { accountMessages } from './session.ts';
 
-const nameRequired = 'Display name is required and must be text.';
-
-export const profileRoutes: FastifyPluginAsync<RouteContext> = async (app, { accounts, config }) => {
+export const profileRoutes: RoutePlugin = async (app, { accounts, config }) => {
   const cookie = sessionCookie(accounts, config.secureCookie);
 
-  app.get(
-    '/profile',
-    { schema: { response: schemas.profileResponse } },
-    async (request): Promise<ProfileResponse> => {
-      return { profile: publicUser(await cookie.requireUser(request)) };
-    },
-  );
+  app.get('/profile', { schema: { response: schemas.profileResponse } }, async (request) => {
+    return { profile: publicUser(await cookie.requireUser(request)) };
+  });
 
-  app.patch<{ Body: ProfileUpdateRequest }>(
+  app.patch(
     '/profile',
     {
       schema: { body: schemas.profileUpdateBody, response: schemas.profileResponse },
-      config: { messages: { displayName: { required: nameRequired, type: nameRequired } } },
+      config: { form: displayNameForm },
     },
-    async (request): Promise<ProfileResponse> => {
+    async (request) => {
       const updated = await accounts.saveProfile(cookie.read(request), request.body.displayName);
       return { profile: publicUser(updated) };
     },
   );
 
-  app.put<{ Body: PasswordChangeRequest }>(
+  app.put(
     '/account/password',
     {
       schema: { body: schemas.passwordChangeBody, response: schemas.noContent },
@@ -53,11 +41,11 @@ export const profileRoutes: FastifyPluginAsync<RouteContext> = async (app, { acc
         newPassword: request.body.newPassword,
         address: limitKey(request.ip),
       });
-      return reply.code(204).send();
+      return reply.code(204).send(null);
     },
   );
 
-  app.delete<{ Body: AccountDeleteRequest }>(
+  app.delete(
     '/account',
     {
       schema: { body: schemas.accountDeleteBody, response: schemas.noContent },
@@ -70,7 +58,7 @@ export const profileRoutes: FastifyPluginAsync<RouteContext> = async (app, { acc
         address: limitKey(request.ip),
       });
       cookie.set(reply, '', 0);
-      return reply.code(204).send();
+      return reply.code(204).send(null);
     },
   );
 };

@@ -9,17 +9,16 @@
  * and `vitalsPerRoute` vitals samples per route per vitals window (429 with Retry-After), counted in the database
  * so every server process shares the count; the address is never stored.
  */
-import type { FastifyPluginAsync } from 'fastify';
 import { limitKey } from '../clientAddress.ts';
 import { type FieldMessages, HttpError } from '../errors.ts';
 import { findUnstorableText } from '../jsonBody.ts';
 import { type LimitName, securityLine } from '../logSafe.ts';
 import { type DatabaseLimit, databaseLimit, digestKey, RateLimited } from '../rateLimits.ts';
-import { listReports, REPORT_DEFAULTS, reportBodySchema, storeReport } from '../reports.ts';
+import { reportBodySchema, storedReportSchema } from '../reportSchemas.ts';
+import { listReports, REPORT_DEFAULTS, storeReport } from '../reports.ts';
 import { errorBody } from '../schemas.ts';
 import { bearerToken, sameSecret } from '../secrets.ts';
-import type { ReportBody } from '../types.ts';
-import type { RouteContext } from './context.ts';
+import type { RoutePlugin } from './context.ts';
 
 const NOT_PLAIN = 'must be plain text: no control, line-separator or bidirectional characters';
 
@@ -68,6 +67,27 @@ const storedResponse = {
   '5xx': errorBody,
 } as const;
 
+const listQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    // A report id's own characters (base64url): nothing else reaches the query (a NUL made it a 500).
+    id: { type: 'string', maxLength: 32, pattern: '^[A-Za-z0-9_-]+$' },
+    limit: { type: 'string', pattern: '^[1-9][0-9]{0,4}$' },
+  },
+} as const;
+
+const listResponse = {
+  200: {
+    type: 'object',
+    required: ['reports'],
+    additionalProperties: false,
+    properties: { reports: { type: 'array', items: storedReportSchema } },
+  },
+  '4xx': errorBody,
+  '5xx': errorBody,
+} as const;
+
 function tooMany(what: string, seconds: number): HttpError {
   return new HttpError(429, `Too many ${what} from this address; try again in ${seconds} s.`, {
     'retry-after': String(seconds),
@@ -86,7 +106,7 @@ async function take(limit: DatabaseLimit, key: string, what: string, refused: ()
 }
 
 /** Their pruning is not here: it runs with the sessions' (../plugin.ts, ../pruning.ts). */
-export const reportRoutes: FastifyPluginAsync<RouteContext> = async (app, context) => {
+export const reportRoutes: RoutePlugin = async (app, context) => {
   const { db, now } = context;
   const config = context.config.reports;
   const log = { warn: context.log.warn ?? context.log.error };
@@ -112,7 +132,7 @@ export const reportRoutes: FastifyPluginAsync<RouteContext> = async (app, contex
     duration: REPORT_DEFAULTS.tokenWindowSeconds,
   });
 
-  app.post<{ Body: ReportBody }>(
+  app.post(
     '/reports',
     {
       bodyLimit: config.bodyLimitBytes,
@@ -155,20 +175,10 @@ export const reportRoutes: FastifyPluginAsync<RouteContext> = async (app, contex
 
   const { readToken } = config;
   if (readToken !== null) {
-    app.get<{ Querystring: { id?: string; limit?: string } }>(
+    app.get(
       '/reports',
       {
-        schema: {
-          querystring: {
-            type: 'object',
-            additionalProperties: false,
-            properties: {
-              // A report id's own characters (base64url): nothing else reaches the query (a NUL made it a 500).
-              id: { type: 'string', maxLength: 32, pattern: '^[A-Za-z0-9_-]+$' },
-              limit: { type: 'string', pattern: '^[1-9][0-9]{0,4}$' },
-            },
-          },
-        },
+        schema: { querystring: listQuery, response: listResponse },
         config: {
           messages: { id: { pattern: '"id" must be a report id: letters, digits, "-" and "_" only.' } },
         },

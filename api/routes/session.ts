@@ -1,30 +1,17 @@
 /**
  * `/api/session`: who is signed in (GET), signing in (POST) and out (DELETE); `POST /api/account`: signing up,
- * signed in at once. Over ../accounts.ts, as the HTML forms (./forms.ts) are.
+ * signed in at once; `GET /api/demo-accounts`. Over ../accounts.ts, as the HTML forms (./forms.ts) are.
  */
-import type { FastifyPluginAsync } from 'fastify';
+import { signInForm } from '../../core/forms.ts';
 import { emailKey } from '../accountRules.ts';
-import { CREDENTIALS_REQUIRED, publicUser } from '../accounts.ts';
+import { publicUser } from '../accounts.ts';
 import { limitKey } from '../clientAddress.ts';
 import { publishedAccounts } from '../database/demoData.ts';
 import type { FieldMessages } from '../errors.ts';
 import seed from '../fixtures/seed.json' with { type: 'json' };
 import * as schemas from '../schemas.ts';
-import type {
-  DemoAccountsResponse,
-  SessionResponse,
-  SignInRequest,
-  SignInResponse,
-  SignUpRequest,
-  SignUpResponse,
-} from '../types.ts';
-import { type RouteContext, sessionCookie } from './context.ts';
-
-const required = CREDENTIALS_REQUIRED;
-const signInMessages: FieldMessages = {
-  email: { required, type: required, minLength: required },
-  password: { required, type: required, minLength: required },
-};
+import type { DemoAccountsResponse } from '../types.ts';
+import { type RoutePlugin, sessionCookie } from './context.ts';
 
 /** The account forms' fields (./profile.ts's too), by the message a missing or oversized one gets. */
 export const accountMessages: FieldMessages = {
@@ -35,25 +22,21 @@ export const accountMessages: FieldMessages = {
   newPassword: { '*': 'Enter a new password of at most 128 characters.' },
 };
 
-export const sessionRoutes: FastifyPluginAsync<RouteContext> = async (app, { accounts, config, db }) => {
+export const sessionRoutes: RoutePlugin = async (app, { accounts, config, db }) => {
   const cookie = sessionCookie(accounts, config.secureCookie);
 
-  app.get(
-    '/session',
-    { schema: { response: schemas.sessionResponse } },
-    async (request): Promise<SessionResponse> => {
-      const user = await accounts.sessions.user(cookie.read(request));
-      return { user: user ? publicUser(user) : null };
-    },
-  );
+  app.get('/session', { schema: { response: schemas.sessionResponse } }, async (request) => {
+    const user = await accounts.sessions.user(cookie.read(request));
+    return { user: user ? publicUser(user) : null };
+  });
 
-  app.post<{ Body: SignInRequest }>(
+  app.post(
     '/session',
     {
       schema: { body: schemas.signInBody, response: schemas.signInResponse },
-      config: { messages: signInMessages },
+      config: { form: signInForm },
     },
-    async (request, reply): Promise<SignInResponse> => {
+    async (request, reply) => {
       const { user, token } = await accounts.signIn({
         email: request.body.email,
         password: request.body.password,
@@ -65,13 +48,13 @@ export const sessionRoutes: FastifyPluginAsync<RouteContext> = async (app, { acc
     },
   );
 
-  app.post<{ Body: SignUpRequest }>(
+  app.post(
     '/account',
     {
       schema: { body: schemas.signUpBody, response: schemas.signUpResponse },
       config: { messages: accountMessages },
     },
-    async (request, reply): Promise<SignUpResponse> => {
+    async (request, reply) => {
       const { user, token } = await accounts.signUp({
         email: request.body.email,
         displayName: request.body.displayName,
@@ -108,6 +91,6 @@ export const sessionRoutes: FastifyPluginAsync<RouteContext> = async (app, { acc
   app.delete('/session', { schema: { response: schemas.noContent } }, async (request, reply) => {
     await accounts.signOut(cookie.read(request));
     cookie.set(reply, '', 0);
-    return reply.code(204).send();
+    return reply.code(204).send(null);
   });
 };

@@ -21,13 +21,16 @@ export const buildImplementations = regionImplementations({
     preloadPayloads: (_, _params: PayloadPreload) => placeholder('preloadPayloads'),
     assignPage: assign({
       page: ({ context, event }) =>
+        // Stryker disable next-line ConditionalExpression: `assignPage` is only run by `page.changed` transitions (the updates region, `ready`, `dormant`), so the event-type check is always true where it runs.
         event.type === 'page.changed' ? { visible: event.visible, online: event.online } : context.page,
     }),
     assignRules: assign((_, params: { manifest: unknown }) => {
       const manifest = parseManifest(params.manifest);
+      // Stryker disable next-line OptionalChaining: `assignRules` only runs behind `isValidManifest` with the same `event.output`, so `parseManifest` never answers null here and the optional chaining is never used.
       return { routeRules: manifest?.rules ?? null, prerendered: manifest?.prerendered ?? null };
     }),
     assignLatestBuild: assign(({ context }, params: { latest: unknown }) => ({
+      // Stryker disable next-line OptionalChaining: `assignLatestBuild` only runs behind `isNewerBuild` (parsed build not null) or `isSameBuild` (parsed id equals the required string `buildId`, impossible for null), so `parseLatestBuild` never answers null here.
       build: { ...context.build, latestId: parseLatestBuild(params.latest)?.id ?? null, failedChecks: 0 },
     })),
     countFailedCheck: assign({

@@ -8,9 +8,9 @@
  * or Forward (app.navigation.ts) is checked the same way.
  */
 import { assign } from 'xstate';
+import { titleOnScreen } from './app.navigation';
 import { appSetup, type LoadedPage, regionImplementations } from './app.setup';
-import { titleOnScreen } from './app.steps';
-import { toAppError } from './errors';
+import { toAppError } from './errorCatalogue';
 
 export const freshnessImplementations = regionImplementations({
   actions: {
@@ -66,6 +66,9 @@ export const freshnessRegion = appSetup.extend(freshnessImplementations).createS
         src: 'revalidatePage',
         input: ({ context }) => {
           const current = context.current;
+          // Stryker disable next-line ConditionalExpression: Unreachable: `revalidating` is only entered behind `isPageStale` (`current.stale === true`), and `stale` is only true for a committed success whose route has `revalidate` (route not null); `followFragment` keeps route and stale, and every other change of `current` sets `stale` false.
+          // Stryker disable next-line OptionalChaining: Unreachable: `revalidating` is only entered behind `isPageStale` (`current.stale === true`), and `stale` is only true for a committed success whose route has `revalidate` (route not null); `followFragment` keeps route and stale, and every other change of `current` sets `stale` false.
+          // Stryker disable next-line StringLiteral: The message of the unreachable throw in the revalidation input (a stale page always has a route); a developer-facing text only.
           if (!current?.route) throw new Error('Only a page on screen can be revalidated.');
           return { route: current.route, params: current.params, fullPath: current.fullPath };
         },
@@ -90,6 +93,8 @@ export const freshnessRegion = appSetup.extend(freshnessImplementations).createS
               {
                 type: 'announceOutcome',
                 params: ({ context, event }) => ({
+                  // Stryker disable next-line OptionalChaining: Unreachable fallback: the `isGone` branch only runs in `revalidating`, entered with a stale page on screen, and no action ever sets a non-null `current` back to null, so `context.current` is never null there.
+                  // Stryker disable next-line StringLiteral: Unreachable fallback: the `isGone` branch only runs in `revalidating`, entered with a stale page on screen, and no action ever sets a non-null `current` back to null, so `context.current` is never null there.
                   error: toAppError(event.error, context.current?.fullPath ?? '/'),
                 }),
               },

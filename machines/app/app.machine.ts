@@ -2,9 +2,7 @@ import { findRoute, globalGuards, type RouteName, type RouteRecord, routes } fro
 import { buildImplementations, buildRegion } from './app.build';
 import { errorsImplementations, errorsRegion } from './app.errors';
 import { freshnessImplementations, freshnessRegion } from './app.freshness';
-import { navigationRegion, navigationSetup } from './app.navigation';
-import { bootPage } from './app.utils';
-import { routeGuards } from './guards';
+import { bootPage, navigationRegion, navigationSetup, routeGuards } from './app.navigation';
 
 export type {
   AppContext,

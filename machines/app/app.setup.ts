@@ -1,14 +1,14 @@
 /**
- * The app machine's vocabulary: its events and context, its actors, and the few actions and guards that
- * more than one region names. Each region (app.navigation.ts with app.recovery.ts, app.build.ts,
- * app.errors.ts, app.freshness.ts) adds its own actions, guards and delays with `appSetup.extend`;
+ * The app machine's vocabulary: its events and context (with the navigation's values: the pending and the
+ * committed navigation, an arrival, a route guard), its actors, and the few actions and guards that more than
+ * one region names. Each region (app.navigation.ts, app.build.ts, app.errors.ts, app.freshness.ts) adds its own actions, guards and delays with `appSetup.extend`;
  * app.machine.ts joins them. Effects are placeholders that fail loudly: src/platform/ provides the real ones,
  * tests provide fakes.
  */
-import { assign, fromCallback, fromPromise, type ParameterizedObject, raise, sendTo, setup } from 'xstate';
+import { fromCallback, fromPromise, type ParameterizedObject, raise, sendTo, setup } from 'xstate';
 import { placeholder } from '../../core/placeholder';
 import { parseLatestBuild, type RouteRuleTable } from '../../core/routeRules';
-import type { RouteName, RouteRecord } from '../../core/routes';
+import type { AppLocation, RouteMatch, RouteName, RouteRecord } from '../../core/routes';
 import { colorModeMachine } from '../colorMode/colorMode.machine';
 import {
   isUnauthorized,
@@ -17,19 +17,104 @@ import {
   sessionMachine,
 } from '../session/session.machine';
 import { toasterMachine } from '../toast/toaster.machine';
-import {
-  type AddressBarUpdate,
-  type Arrival,
-  type BootPage,
-  type CommittedNavigation,
-  committed,
-  type FragmentArrival,
-  type NavigationLimits,
-  type PendingNavigation,
-  remember,
-} from './app.utils';
-import type { AppError } from './errors';
-import type { RouteGuard } from './guards';
+import type { AppError } from './errorCatalogue';
+
+/** How the browser's address bar learns about a navigation. */
+export type HistoryIntent = 'push' | 'replace' | 'pop';
+
+export interface PendingNavigation {
+  readonly to: AppLocation;
+  readonly intent: HistoryIntent;
+  /** Where the navigation first pointed, before any redirect. */
+  readonly original: string;
+  readonly redirects: number;
+  readonly match: RouteMatch | null;
+  readonly verdict: GuardVerdict | null;
+  readonly failure: AppError | null;
+}
+
+/** What is on screen: the location, the route it matched and the data its page loaded. */
+export interface CommittedNavigation {
+  readonly location: AppLocation;
+  readonly fullPath: string;
+  readonly route: RouteName | null;
+  readonly params: Readonly<Record<string, string>>;
+  readonly data: unknown;
+  /** The page's title, from its data or the route table; none when the navigation ended on an error. */
+  readonly title: string | null;
+  /** Increases with every settled navigation, so the view knows when to move focus and announce. */
+  readonly key: number;
+  /** The data came from the build (a prerendered page's payload) and the route wants it checked again. */
+  readonly stale: boolean;
+  /** The data is the build's (a payload, or the prerendered HTML it booted on), not the loader's. */
+  readonly fromBuild: boolean;
+  /**
+   * How the browser got to this entry: a new one (`push`), in place of the last (`replace`), or a step
+   * back or forward (`pop`, the first location included). Page arrival reads it: a step back returns to
+   * where the visitor was, anything else starts at the top.
+   */
+  readonly via: HistoryIntent;
+}
+
+export interface NavigationLimits {
+  readonly maxRedirects: number;
+  readonly maxEchoedPathLength: number;
+  /** Pages left behind whose data is kept, so that Back or Forward to them shows them at once. */
+  readonly maxRememberedPages: number;
+}
+
+/** What the address bar needs (see `addressBarUpdate` in app.navigation.ts). */
+export interface AddressBarUpdate {
+  readonly type: 'push' | 'replace';
+  readonly to: string;
+}
+
+/** A prerendered page the app starts on: where the browser is, and the data the HTML was built with. */
+export interface BootPage {
+  readonly fullPath: string;
+  readonly data: unknown;
+  /** The page's own title from that data (a campaign's name); the route table's otherwise. */
+  readonly title?: string | undefined;
+}
+
+/**
+ * How a page (or an error page) came on screen, which decides where the window scrolls and where focus goes
+ * (src/platform/arrival.ts): the document's first page keeps what the browser did (a reload's position, a
+ * `#fragment` target, given focus); a step back or forward returns to where the visitor was; anything else is
+ * a new page, which starts at the top, or at its `#fragment`, and is announced.
+ */
+export type ArrivalKind = 'first' | 'new' | 'return';
+
+export interface Arrival {
+  /** The document title, which the live region announces on a page after the first. */
+  readonly title: string;
+  readonly kind: ArrivalKind;
+  /** The location's `#fragment` (with its `#`), or `''`. */
+  readonly hash: string;
+}
+
+/** A move to a `#fragment` of the page on screen: to its target, or back to where a step back/forward was. */
+export interface FragmentArrival {
+  readonly kind: 'new' | 'return';
+  readonly hash: string;
+}
+
+/** What a guard sees: the target, the route it matched (if any), whether a session exists, the build's rules. */
+export interface GuardInput {
+  readonly to: AppLocation;
+  readonly match: RouteMatch | null;
+  readonly signedIn: boolean;
+  /** The route rules of the build manifest, once it has loaded; `null` before, or when it failed. */
+  readonly rules?: RouteRuleTable | null;
+}
+
+/** A guard lets the navigation through, sends it elsewhere, or stops it where it is. */
+export type GuardVerdict =
+  | { readonly type: 'allow' }
+  | { readonly type: 'redirect'; readonly to: string }
+  | { readonly type: 'abort' };
+
+export type RouteGuard = (input: GuardInput) => GuardVerdict;
 
 export type AppEvent =
   /** From a link or from code: open this app path. */
@@ -133,6 +218,8 @@ export interface PayloadPreload {
 export type ReloadClaim = 'granted' | 'denied' | 'unavailable';
 
 export function pendingOf(context: AppContext): PendingNavigation {
+  // Stryker disable next-line ConditionalExpression: Unreachable: every caller runs in a navigation state (resolving to leaving) that is only entered with a pending navigation. `beginNavigation` runs behind `isAppPath` (a parsable target), `beginRefresh` behind `isSessionFlip` (a page on screen), and only `commit` and `clearPending` clear it, each on the way to idle.
+  // Stryker disable next-line StringLiteral: The message of the throw in `pendingOf`, which is unreachable (a pending navigation exists in every state that calls it); it would only be a developer-facing text anyway.
   if (context.pending === null) throw new Error('No navigation is pending.');
   return context.pending;
 }
@@ -150,6 +237,7 @@ const revalidatePagePlaceholder = fromPromise<LoadedPage, RevalidateInput>(async
 export type AppPageRevalidator = typeof revalidatePagePlaceholder;
 
 export const appSetup = setup({
+  // Stryker disable next-line ObjectLiteral: A type-only declaration: `setup({ types })` is read by TypeScript, never at run time, so the machine behaves the same without it.
   types: {
     context: {} as AppContext,
     events: {} as AppEvent,
@@ -175,23 +263,6 @@ export const appSetup = setup({
     showDocumentTitle: (_, _params: { title: string }) => placeholder('showDocumentTitle'),
     arriveAtPage: (_, _params: Arrival) => placeholder('arriveAtPage'),
     arriveAtFragment: (_, _params: FragmentArrival) => placeholder('arriveAtFragment'),
-    /** Puts what the navigation loaded (or, on failure, nothing) on screen; the page it leaves is kept. */
-    commit: assign(({ context }, params: { page: LoadedPage; failed: boolean }) => ({
-      current: committed(
-        pendingOf(context),
-        context.current,
-        params.page,
-        params.failed,
-        params.page.fromPayload ?? false,
-      ),
-      remembered: remember(
-        context.remembered,
-        context.current,
-        pendingOf(context).to,
-        context.limits.maxRememberedPages,
-      ),
-      pending: null,
-    })),
     /**
      * The server answered 401 to a page's data (loaded, or checked again): the session has ended. The session
      * child is told; it signs out, says so with a toast, and reports it, so the guards run again.

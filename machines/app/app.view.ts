@@ -1,12 +1,13 @@
 /**
  * What the app's views need from the app machine, as pure functions of a snapshot. Answers come from tags
  * and context, never from state names. A view module imports its machine, never the reverse: what the
- * machine needs too (the document title, the first-settle rule) lives in app.utils.ts.
+ * machine needs too (the document title, the first-settle rule) lives in app.navigation.ts.
  */
 import type { SnapshotFrom } from 'xstate';
 import type { AppEvent, appMachine } from './app.machine';
-import { type CommittedNavigation, documentTitleOf } from './app.utils';
-import type { AppError } from './errors';
+import { documentTitleOf } from './app.navigation';
+import type { CommittedNavigation } from './app.setup';
+import type { AppError } from './errorCatalogue';
 
 export type AppSnapshot = SnapshotFrom<typeof appMachine>;
 
@@ -78,7 +79,7 @@ export function prefetchView(snapshot: AppSnapshot): PrefetchView | null {
   return { prerendered: snapshot.context.prerendered, buildId: snapshot.context.build.id };
 }
 
-/** What components may ask of the app machine; `useAppCommands()` (src/ui/appActor.ts) hands them out. */
+/** What components may ask of the app machine; `useAppCommands()` (src/platform/appActor.ts) hands them out. */
 export interface AppCommands {
   /** Open an app path (a link, or code); the machine decides whether and how the URL changes. */
   go(to: string, options?: { readonly replace?: boolean }): void;

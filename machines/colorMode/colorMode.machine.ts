@@ -2,6 +2,8 @@ import { assign, fromCallback, raise, setup } from 'xstate';
 import { placeholder } from '../../core/placeholder';
 
 /** What the user can choose: a scheme, or "follow the operating system". The one list of them. */
+// Stryker disable next-line ArrayDeclaration: `colorModePreferences` is exported but imported nowhere (not by src/, server/, machines/ or tests/), and the machine validates preferences with `isColorModePreference` instead, so changing the array changes nothing anyone can observe; it is a harmless unused export.
+// Stryker disable next-line StringLiteral: `colorModePreferences` is exported but imported nowhere (not by src/, server/, machines/ or tests/), and the machine validates preferences with `isColorModePreference` instead, so changing the array changes nothing anyone can observe; it is a harmless unused export.
 export const colorModePreferences = ['light', 'dark', 'system'] as const;
 /** What the user chose. */
 export type ColorModePreference = (typeof colorModePreferences)[number];
@@ -62,6 +64,7 @@ const apply = { type: 'applyColorMode', params: applyParams } as const;
  * before the first page settles, when the app boots on a prerendered page that forces a mode).
  */
 export const colorModeMachine = setup({
+  // Stryker disable next-line ObjectLiteral: `types` only carries TypeScript types (context, events, input) for setup(); XState never reads its values at run time, so emptying it changes no behaviour.
   types: {
     context: {} as ColorModeContext,
     events: {} as ColorModeEvent,
@@ -78,12 +81,14 @@ export const colorModeMachine = setup({
     warnCannotForceSystem: () => placeholder('warnCannotForceSystem'),
     assignSystemDark: assign({
       systemDark: ({ context, event }) =>
+        // Stryker disable next-line ConditionalExpression: The check narrows the event for TypeScript: `assignSystemDark` is referenced only on the root `system.colorSchemeChanged` transition, so the event always has that type and `event.dark` is taken either way.
         event.type === 'system.colorSchemeChanged' ? event.dark : context.systemDark,
     }),
     /** The chosen preference, or what storage holds (nothing stored, or damage, is the default). */
     assignPreference: assign({
       preference: ({ context, event }) => {
         if (event.type === 'colorMode.set') return event.preference;
+        // Stryker disable next-line ConditionalExpression: The check narrows the event for TypeScript: `assignPreference` runs only on `colorMode.set` (which returns on the line above) and on `storage.changed`, so whenever this line is reached the event is `storage.changed`.
         if (event.type === 'storage.changed') {
           return isColorModePreference(event.value) ? event.value : defaultColorModePreference;
         }
@@ -93,6 +98,8 @@ export const colorModeMachine = setup({
     announceInputChange: raise({ type: 'colorMode.inputChanged' }),
     assignForced: assign({
       forced: ({ context, event }) =>
+        // Stryker disable next-line ConditionalExpression: `assignForced` is referenced only on `route.forced` transitions guarded by `isForcingMode` (awaitingPage, following, forced), so the event is always `route.forced` with mode light or dark and every variant of the condition yields `event.mode`; the check is TypeScript narrowing.
+        // Stryker disable next-line LogicalOperator: `assignForced` is referenced only on `route.forced` transitions guarded by `isForcingMode` (awaitingPage, following, forced), so the event is always `route.forced` with mode light or dark and every variant of the condition yields `event.mode`; the check is TypeScript narrowing.
         event.type === 'route.forced' && (event.mode === 'light' || event.mode === 'dark')
           ? event.mode
           : context.forced,
@@ -102,9 +109,11 @@ export const colorModeMachine = setup({
   guards: {
     /** Storage holds something that is no preference (a hand edit, an old format). */
     isDamagedStorage: ({ event }) =>
+      // Stryker disable next-line ConditionalExpression: The type check narrows the event for TypeScript: `isDamagedStorage` is used only on the root `storage.changed` transition, so it is always true there and the result depends only on the value checks.
       event.type === 'storage.changed' && event.value !== null && !isColorModePreference(event.value),
     isForcingSystem: ({ event }) => event.type === 'route.forced' && event.mode === 'system',
     isForcingMode: ({ event }) =>
+      // Stryker disable next-line ConditionalExpression: The type check narrows the event for TypeScript: `isForcingSystem` is used only on `route.forced` transitions (awaitingPage, following, forced), so it is always true there.
       event.type === 'route.forced' && (event.mode === 'light' || event.mode === 'dark'),
   },
 }).createMachine({

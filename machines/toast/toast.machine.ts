@@ -74,6 +74,7 @@ export type ToastEvent =
 export type ToastReport = { type: 'toast.closed'; id: string } | { type: 'toast.removed'; id: string };
 
 function pointOf(event: ToastEvent): Point | null {
+  // Stryker disable next-line ConditionalExpression: pointOf is called only by startsSwipe, abandonsSwipe and trackSwipe, which run only on `toast.swipeMove` transitions, so the event type check is always true.
   return event.type === 'toast.swipeMove' ? { x: event.x, y: event.y } : null;
 }
 
@@ -100,6 +101,7 @@ function startsSwipe(context: ToastContext, event: ToastEvent): boolean {
  * timer runs), `swiping`, `leaving` (closed, waiting for removal).
  */
 export const toastMachine = setup({
+  // Stryker disable next-line ObjectLiteral: `types` only declares the context, event and input types for TypeScript; XState never reads it at run time, so an empty object changes nothing.
   types: {
     context: {} as ToastContext,
     events: {} as ToastEvent,
@@ -108,6 +110,7 @@ export const toastMachine = setup({
   actions: {
     startCountdown: assign({ startedAt: ({ context }) => context.now() }),
     stopCountdown: assign(({ context }) =>
+      // Stryker disable next-line ConditionalExpression: stopCountdown is only the exit action of `open`, whose entry action startCountdown has always set `startedAt` to a number, so it is never null here.
       context.startedAt === null
         ? {}
         : {
@@ -118,6 +121,7 @@ export const toastMachine = setup({
     hold: assign({ held: true }),
     release: assign({ held: false }),
     applyUpdate: assign(({ context, event }) => {
+      // Stryker disable next-line ConditionalExpression: applyUpdate is only an action of `toast.update` transitions, so the event type check is always true (it narrows the type for `event.patch`).
       if (event.type !== 'toast.update') return {};
       const { duration } = event.patch;
       return {
@@ -126,12 +130,15 @@ export const toastMachine = setup({
       };
     }),
     armGesture: assign(({ event }) =>
+      // Stryker disable next-line ConditionalExpression: armGesture is only the action of the `toast.swipeStart` transition, so the event type check is always true.
       event.type === 'toast.swipeStart'
         ? { gesture: { start: { x: event.x, y: event.y }, pointerType: event.pointerType } }
         : {},
     ),
     trackSwipe: assign(({ context, event }) => {
       const point = pointOf(event);
+      // Stryker disable next-line ConditionalExpression: trackSwipe runs only on `toast.swipeMove` (so `point` is set), in `resting` behind startsSwipe (which needs a gesture) and in `swiping` (entered only with a gesture, which stays until it is left), so this return is never taken.
+      // Stryker disable next-line LogicalOperator: trackSwipe always has both a point (it runs only on `toast.swipeMove`) and a gesture (behind startsSwipe, or in `swiping`, which keeps its gesture), so both conditions are always false and `&&` returns the same as `||`.
       if (!context.gesture || !point) return {};
       return { delta: swipeDelta(context.gesture.start, point, context.swipe.direction) };
     }),
@@ -145,12 +152,14 @@ export const toastMachine = setup({
     isHeld: ({ context }) => context.held,
     isTimed: ({ context }) => isTimedDuration(context.duration),
     changesDuration: ({ context, event }) =>
+      // Stryker disable next-line ConditionalExpression: changesDuration guards only the `toast.update` transition of `open`, so the event type check is always true (it narrows the type for `event.patch`).
       event.type === 'toast.update' &&
       event.patch.duration !== undefined &&
       event.patch.duration !== context.duration,
     startsSwipe: ({ context, event }) => startsSwipe(context, event),
     abandonsSwipe: ({ context, event }) => {
       const point = pointOf(event);
+      // Stryker disable next-line BooleanLiteral: `point` is always set on `toast.swipeMove`; without a gesture the mutant takes the `abandonsSwipe` branch, whose disarmGesture sets `gesture` to the null it already is, so the context is unchanged.
       if (!context.gesture || !point) return false;
       return movedBeyond(
         context.gesture.start,

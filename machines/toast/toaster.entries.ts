@@ -71,6 +71,7 @@ export function idOf(event: ToasterEvent): string | undefined {
     case 'toast.update':
     case 'toast.dismiss':
       return event.id;
+    // Stryker disable next-line ConditionalExpression: Without the `return undefined` the default case falls off the end of the function, which returns undefined just the same.
     default:
       return undefined;
   }
@@ -78,6 +79,7 @@ export function idOf(event: ToasterEvent): string | undefined {
 
 export function patchOf(event: ToasterEvent): ToastPatch {
   if (event.type === 'toast.update') return event.patch;
+  // Stryker disable next-line ConditionalExpression: patchOf is called only by showToast, queueToast, updateShownToast and updateQueuedToast, which run only on `toast.add` or `toast.update` (handled on the line before), so the check is always true when reached.
   if (event.type === 'toast.add') {
     const { id: _id, ...patch } = event.toast;
     return patch;
@@ -86,6 +88,7 @@ export function patchOf(event: ToasterEvent): ToastPatch {
 }
 
 export function openEntry(context: ToasterContext, id: string | null | undefined): ToastEntry | undefined {
+  // Stryker disable next-line ConditionalExpression: Every entry has a string id, so for a null or undefined id the `find` matches nothing and returns undefined, as the short cut does.
   return id == null ? undefined : context.entries.find((entry) => entry.open && entry.id === id);
 }
 

@@ -37,6 +37,7 @@ export type {
  */
 export function createToasterMachine(environment: ToasterEnvironment | null) {
   return setup({
+    // Stryker disable next-line ObjectLiteral: `types` only declares the context and event types for TypeScript; XState never reads it at run time, so an empty object changes nothing.
     types: {
       context: {} as ToasterContext,
       events: {} as ToasterEvent,
@@ -60,6 +61,7 @@ export function createToasterMachine(environment: ToasterEnvironment | null) {
       }),
       updateShownToast: enqueueActions(({ context, event, enqueue }) => {
         const entry = openEntry(context, idOf(event));
+        // Stryker disable next-line ConditionalExpression: updateShownToast runs only behind the `isShownId` guard, which has just found an open entry for the same id, so `entry` is always defined here.
         if (entry) enqueue.sendTo(entry.ref, { type: 'toast.update', patch: patchOf(event) });
       }),
       updateQueuedToast: assign(({ context, event }) => ({
@@ -72,6 +74,7 @@ export function createToasterMachine(environment: ToasterEnvironment | null) {
       /** Marks it closed at once (so a second Escape closes the next one) and tells the toast. */
       closeToast: enqueueActions(({ context, enqueue }, params: { id: string | undefined }) => {
         const entry = openEntry(context, params.id);
+        // Stryker disable next-line ConditionalExpression: closeToast runs only behind `isShownId`, `isFocusedToastOpen` or `hasOpenToast`, each of which has just found an open entry for the id it passes, so `entry` is never undefined and the early return is never taken.
         if (!entry) return;
         enqueue.assign({
           entries: context.entries.map((other) => (other === entry ? { ...other, open: false } : other)),
@@ -82,6 +85,7 @@ export function createToasterMachine(environment: ToasterEnvironment | null) {
         queue: context.queue.filter((queued) => queued.id !== idOf(event)),
       })),
       markClosed: assign(({ context, event }) => {
+        // Stryker disable next-line ConditionalExpression: markClosed is only the action of the `toast.closed` transition, so the event type check is always true.
         const entry = event.type === 'toast.closed' ? openEntry(context, event.id) : undefined;
         return entry
           ? { entries: context.entries.map((other) => (other === entry ? { ...other, open: false } : other)) }
@@ -89,7 +93,9 @@ export function createToasterMachine(environment: ToasterEnvironment | null) {
       }),
       /** Stops the removed toast's actor, forgets it, and shows the next queued toast in its place. */
       removeToast: enqueueActions(({ context, event, enqueue }) => {
+        // Stryker disable next-line ConditionalExpression: removeToast is only an action of `toast.removed` transitions, so the event type check is always true.
         const entry = event.type === 'toast.removed' ? closedEntry(context, event.id) : undefined;
+        // Stryker disable next-line ConditionalExpression: removeToast runs only behind `isLastToast` or `isRemovable`, both of which require `closedEntry(context, event.id)` to exist, so `entry` is always defined here.
         if (!entry) return;
         enqueue.stopChild(entry.ref);
         enqueue.assign(({ context: current, spawn }) => {
@@ -97,8 +103,11 @@ export function createToasterMachine(environment: ToasterEnvironment | null) {
             ...current,
             entries: current.entries.filter((other) => other !== entry),
           };
+          // Stryker disable next-line ConditionalExpression: With an empty queue `[first] = next.queue` gives `undefined` and the loop leaves through `if (!first) break`, so also looping on an empty queue does nothing.
+          // Stryker disable next-line EqualityOperator: `length >= 0` lets the loop start on an empty queue, where `first` is undefined and `if (!first) break` leaves at once: nothing is shown or changed.
           while (next.queue.length > 0 && next.entries.length < next.settings.maxVisible) {
             const [first, ...rest] = next.queue;
+            // Stryker disable next-line ConditionalExpression: The loop condition already requires a non-empty queue, and queued toasts are objects, so `first` is always truthy and the break is never reached.
             if (!first) break;
             next = {
               ...next,
@@ -114,11 +123,13 @@ export function createToasterMachine(environment: ToasterEnvironment | null) {
         enqueue.assign({ entries: [], queue: [] });
       }),
       addPauseReason: assign(({ context, event }) =>
+        // Stryker disable next-line ConditionalExpression: addPauseReason is only an action of `viewport.pause` transitions, so the event type check is always true (it narrows the type for `event.reason`).
         event.type === 'viewport.pause' && !context.pausedBy.includes(event.reason)
           ? { pausedBy: [...context.pausedBy, event.reason].sort() }
           : {},
       ),
       removePauseReason: assign(({ context, event }) =>
+        // Stryker disable next-line ConditionalExpression: removePauseReason is only an action of `viewport.resume` transitions, so the event type check is always true (it narrows the type for `event.reason`).
         event.type === 'viewport.resume'
           ? { pausedBy: context.pausedBy.filter((reason) => reason !== event.reason) }
           : {},
@@ -136,20 +147,27 @@ export function createToasterMachine(environment: ToasterEnvironment | null) {
       isShownId: ({ context, event }) => openEntry(context, idOf(event)) !== undefined,
       isQueuedId: ({ context, event }) => {
         const id = idOf(event);
+        // Stryker disable next-line ConditionalExpression: Queued ids are never undefined (queueToast falls back to `auto-<n>`), so for an undefined id `queue.some(queued => queued.id === id)` is false anyway.
         return id !== undefined && context.queue.some((queued) => queued.id === id);
       },
       hasRoom: ({ context }) => context.entries.length < context.settings.maxVisible,
       isRemovable: ({ context, event }) =>
+        // Stryker disable next-line ConditionalExpression: isRemovable is the second candidate after isLastToast; if it passes without a closed entry, removeToast finds no `closedEntry` and returns without effect, so nothing changes.
+        // Stryker disable next-line LogicalOperator: The guard runs only on `toast.removed`, so `||` makes it always true; without a closed entry removeToast then finds nothing and returns, so nothing changes.
         event.type === 'toast.removed' && closedEntry(context, event.id) !== undefined,
       isLastToast: ({ context, event }) =>
+        // Stryker disable next-line ConditionalExpression: isLastToast guards only a `toast.removed` transition, so the event type check is always true (it narrows the type for `event.id`).
         event.type === 'toast.removed' &&
         closedEntry(context, event.id) !== undefined &&
         context.entries.length === 1 &&
         context.queue.length === 0,
       isFocusedToastOpen: ({ context, event }) =>
+        // Stryker disable next-line ConditionalExpression: isFocusedToastOpen guards only the `viewport.escape` transition, so the event type check is always true (it narrows the type for `event.toastId`).
         event.type === 'viewport.escape' && openEntry(context, event.toastId) !== undefined,
+      // Stryker disable next-line ConditionalExpression: If no toast is open the transition runs closeToast with `id: undefined`, where `openEntry` finds nothing and closeToast returns without assigning or sending anything.
       hasOpenToast: ({ context }) => newestOpen(context) !== undefined,
       isLastPauseReason: ({ context, event }) =>
+        // Stryker disable next-line ConditionalExpression: isLastPauseReason guards only a `viewport.resume` transition, so the event type check is always true (it narrows the type for `event.reason`).
         event.type === 'viewport.resume' &&
         context.pausedBy.length === 1 &&
         context.pausedBy[0] === event.reason,
@@ -167,6 +185,7 @@ export function createToasterMachine(environment: ToasterEnvironment | null) {
         now: environment.now,
         entries: [],
         queue: [],
+        // Stryker disable next-line ArrayDeclaration: The initial state `idle` runs `forgetPauseReasons` on entry, which sets `pausedBy: []` before the first snapshot, so the initial value is never seen.
         pausedBy: [],
         sequence: 0,
       };
@@ -196,6 +215,7 @@ export function createToasterMachine(environment: ToasterEnvironment | null) {
           ],
           'toast.update': [
             { guard: 'isShownId', actions: 'updateShownToast' },
+            // Stryker disable next-line StringLiteral: An empty guard name means no guard: a `toast.update` for an id neither shown nor queued then runs updateQueuedToast, which maps the queue onto an equal copy (no queued id matches), so no toast, option or state changes.
             { guard: 'isQueuedId', actions: 'updateQueuedToast' },
           ],
           'toast.dismiss': [
@@ -203,12 +223,14 @@ export function createToasterMachine(environment: ToasterEnvironment | null) {
               guard: 'isShownId',
               actions: { type: 'closeToast', params: ({ event }) => ({ id: event.id }) },
             },
+            // Stryker disable next-line StringLiteral: An empty guard name means no guard: a `toast.dismiss` for an id neither shown nor queued then runs dropQueuedToast, which filters out nothing and leaves an equal queue, so nothing changes.
             { guard: 'isQueuedId', actions: 'dropQueuedToast' },
           ],
           'toast.clear': { target: 'idle', actions: 'clearToasts' },
           'toast.closed': { actions: 'markClosed' },
           'toast.removed': [
             { guard: 'isLastToast', target: 'idle', actions: 'removeToast' },
+            // Stryker disable next-line StringLiteral: An empty guard name means no guard: a `toast.removed` without a closed entry then runs removeToast, which finds no `closedEntry` and returns without stopping, assigning or showing anything.
             { guard: 'isRemovable', actions: 'removeToast' },
           ],
           'viewport.escape': [
@@ -217,7 +239,9 @@ export function createToasterMachine(environment: ToasterEnvironment | null) {
               actions: { type: 'closeToast', params: ({ event }) => ({ id: event.toastId ?? undefined }) },
             },
             {
+              // Stryker disable next-line StringLiteral: An empty guard name means no guard: Escape with no open toast then runs closeToast with `id: undefined`, where `openEntry` finds nothing and it returns without effect.
               guard: 'hasOpenToast',
+              // Stryker disable next-line OptionalChaining: This params function runs only after the `hasOpenToast` guard has found an open toast, so `newestOpen(context)` is never undefined.
               actions: { type: 'closeToast', params: ({ context }) => ({ id: newestOpen(context)?.id }) },
             },
           ],

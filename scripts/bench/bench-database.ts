@@ -1,4 +1,4 @@
-// The embedded database's write cost with fsync on (issue 31.6), and what a refused sign-in costs (issue 31.8).
+// The embedded database's write cost with fsync on, and what a refused sign-in costs.
 // Figures, never pass/fail; side by side in one run, so that a loaded machine weighs on both alike (check `uptime`).
 //   node --import tsx scripts/bench/bench-database.ts [writes=200] [refusals=15]
 // 1. Writes per second on a folder database, each its own committed transaction (as a profile save is):

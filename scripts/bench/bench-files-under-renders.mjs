@@ -1,4 +1,4 @@
-// Static files while images render (issue 31): figures, not assertions. The production server (dist-server/main.mjs
+// Static files while images render: figures, not assertions. The production server (dist-server/main.mjs
 // on dist/, a fresh data folder, so every image variant is new) answers the entry script, with its brotli body,
 // one request at a time: first idle, then while 12 renders of new image variants are in flight (48 variants, 12
 // requests at a time). Run twice: with the thread pool the server's entry sets (16 threads; renders on half the

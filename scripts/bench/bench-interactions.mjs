@@ -1,4 +1,4 @@
-// Responsiveness benchmark (issue 21): how long each interaction holds the page before the browser can paint,
+// Responsiveness benchmark: how long each interaction holds the page before the browser can paint,
 // as INP counts it. Figures, never pass/fail. Runnable alone (`node scripts/bench/bench-interactions.mjs`, after
 // `npm run build`) and part of `npm run bench`.
 //
@@ -10,7 +10,7 @@
 // CPU slowdown is CDP `Emulation.setCPUThrottlingRate`. Runs of this app and the reference alternate so that
 // load from other processes falls on both alike; medians. Clicks are raw mouse input (`press` in shared.mjs:
 // move, press, release), not `locator.click()`, whose hit-target check runs a listener in the page that forces
-// style and layout inside the measured pointerdown (about 20 ms at 4x; figures before 26 November 2026 include it).
+// style and layout inside the measured pointerdown (about 20 ms at 4x that no visitor's browser runs).
 //  - navigation click: cold load of `/`, 1.5 s, click the first campaign link; at 1× and 4×, this app and the
 //    reference, with ratios; also with the pointer resting on the link 150 ms first. Beside it: click → new
 //    <h1> in the DOM, click → that DOM painted (the end of the frame after it: a task posted from the next
@@ -82,7 +82,7 @@ async function withPage(browser, rate, run) {
 
 /**
  * Opens `path`, waits for its visible <h1> and for the app to own the page, then 1.5 s of looking (idle
- * prefetching). A prerendered page shows its <h1> before its app has started; since issue 35 the app starts
+ * prefetching). A prerendered page shows its <h1> before its app has started; the app starts
  * after the first paint and the hero image, so the 1.5 s count from there, not from the HTML.
  */
 async function open(page, url) {
@@ -239,7 +239,7 @@ function hydration(browser, app, rate) {
   });
 }
 
-/** This app's other interactions (issue 21), each from a cold load. */
+/** This app's other interactions, each from a cold load. */
 const others = {
   'colour mode: choose Dark': async (browser, app, rate) =>
     withPage(browser, rate, async (page) => {

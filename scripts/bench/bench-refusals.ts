@@ -1,4 +1,4 @@
-// What a refused sign-in costs as a client sees it (issue 31.8): POST /api/session over loopback to a real API
+// What a refused sign-in costs as a client sees it: POST /api/session over loopback to a real API
 // process (api/main.ts) on a folder database, for a wrong password of a seeded demo account, an unknown email, an
 // account whose argon2id hash this server made (as a sign-up or a re-hash would), and one still holding the seed's
 // old scrypt hash (matched by nothing, checked against the decoy). If the time told one case from another, an
@@ -137,9 +137,6 @@ try {
   }
   const spread = Math.max(...medians) / Math.min(...medians);
   console.log(`  slowest median / fastest median: ×${spread.toFixed(2)}`);
-  console.log(
-    '  (before issue 31: 41 ms for a seeded account on scrypt, 16 for an unknown email, 14 for argon2id)',
-  );
 } finally {
   if (child && child.exitCode === null) {
     const exited = new Promise((resolve) => child?.once('exit', resolve));

@@ -1,4 +1,4 @@
-// What keeping the server's per-address limits in the database costs (issue 32): each request to /api/* (and each
+// What keeping the server's per-address limits in the database costs: each request to /api/* (and each
 // new image variant) is counted by one upsert into the UNLOGGED `request_limits` table (server/plugins/
 // rateLimitStore.ts) instead of a map in the process. Figures, never pass/fail; side by side in one run, rounds
 // alternated, so that a loaded machine weighs on both alike (check `uptime`).

@@ -1,4 +1,4 @@
-// Side-by-side web benchmark of this app and the reference build (issue 13), in one run, on one machine,
+// Side-by-side web benchmark of this app and the reference build, in one run, on one machine,
 // behind one static server (gzip level 6, SPA fallback). Figures, never pass/fail. Prints, for each app:
 //  - first-load JavaScript of `/` as the browser fetched it before the app had the page (its <h1> shown, and on
 //    a prerendered page hydrated): raw, gzip, brotli;

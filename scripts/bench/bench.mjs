@@ -10,7 +10,9 @@
 //     sign-in costs, account by account (scripts/bench/bench-refusals.ts);
 //  6b. this app side by side with the reference build in Chromium (scripts/bench/bench-web.mjs): first-load bytes,
 //     FCP, LCP, navigation cold and after hover, Lighthouse; with ratios.
-//  7. first paint of `/` and `/campaign/1`, prerendered and as an SPA shell (scripts/bench/bench-paint.mjs).
+//  7. first paint of `/` and `/campaign/1`, prerendered and as an SPA shell (scripts/bench/bench-paint.mjs);
+//  8. pages rendered on request on 10,000 campaigns: p50/p95 with a warm and a cold cache beside the same page as
+//     a static file (scripts/bench/bench-pages.mjs, on a throw-away PostgreSQL server).
 import { execSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
@@ -87,10 +89,18 @@ execSync(
   },
 );
 
-// What a refused sign-in costs over HTTP: a seeded account, an unknown email, argon2id accounts (issue 31.8).
+// Pages rendered on request on 10,000 campaigns: warm and cold cache beside a static file (PostgreSQL only).
+execSync(
+  pgInstalled
+    ? 'scripts/ci/with-postgres.sh node scripts/bench/bench-pages.mjs'
+    : 'node scripts/bench/bench-pages.mjs',
+  { stdio: 'inherit' },
+);
+
+// What a refused sign-in costs over HTTP: a seeded account, an unknown email, argon2id accounts.
 execSync('node --import tsx scripts/bench/bench-refusals.ts', { stdio: 'inherit' });
 
-// The web figures and ratios to the reference build (issue 13).
+// The web figures and ratios to the reference build.
 execSync('node scripts/bench/bench-web.mjs', { stdio: 'inherit' });
 // First contentful paint, the main heading's paint and LCP, prerendered against the SPA shell (medians of 10).
 execSync('node scripts/bench/bench-paint.mjs', { stdio: 'inherit' });

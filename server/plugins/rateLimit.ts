@@ -1,5 +1,5 @@
 /**
- * The coarse per-address limits of the server (issue 32): requests to /api/* and renders of new image variants,
+ * The coarse per-address limits of the server: requests to /api/* and renders of new image variants,
  * counted by @fastify/rate-limit per client address (api/clientAddress.ts limitKey: a proxy's word only with
  * TRUST_PROXY, an IPv6 client's /64). They are far above what the app or a person does and catch floods only;
  * the abuse limits that matter (sign-in failures, reports) live in the database too (api/rateLimits.ts). These

@@ -1,6 +1,6 @@
 /**
  * The store of the per-address flood limits (./rateLimit.ts) in the database, so that every instance on one
- * PostgreSQL counts a client's requests together (issue 32: "every limit lives in the database"). It is
+ * PostgreSQL counts a client's requests together ("every limit lives in the database"). It is
  * @fastify/rate-limit's custom store over api/rateLimits.ts's counter: one upsert into the UNLOGGED
  * `request_limits` table per counted request, one round trip; the plugin compares the count with the limit and
  * writes the headers, as with its own memory store. A database that does not answer fails the request (the

@@ -184,7 +184,10 @@ const sendSecurityHeaders: FastifyPluginAsync<{ headers: Record<string, string> 
   { headers },
 ) => {
   app.addHook('onSend', async (_request, reply, payload) => {
+    // A page rendered on request sets a CSP of its own (its inline hashes: server/render/pages.ts).
+    const own = reply.getHeader('content-security-policy');
     reply.headers(headers);
+    if (own !== undefined) reply.header('content-security-policy', own);
     return payload;
   });
 };

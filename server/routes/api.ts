@@ -56,6 +56,10 @@ export interface ApiRoutesOptions {
   sources: MetricsSources;
   /** Receives the accounts the routes share (the site renders the no-JavaScript shell with them). */
   onAccounts: (accounts: Accounts) => void;
+  /** The failure template of `/login`, rendered at start (server/render/setup.ts); else read from the build. */
+  loginTemplate?: string;
+  /** The same for the sign-up mode of `/login`; else read from the build. */
+  signUpTemplate?: string;
 }
 
 /**
@@ -75,11 +79,17 @@ export const apiRoutes: FastifyPluginAsync<ApiRoutesOptions> = async (app, optio
     database: options.database,
     log: consoleLogger(app.log),
     loginTemplate: () => {
-      loginTemplate ??= readFile(loginTemplateFile, 'utf8').catch(() => undefined);
+      loginTemplate ??=
+        options.loginTemplate !== undefined
+          ? Promise.resolve(options.loginTemplate)
+          : readFile(loginTemplateFile, 'utf8').catch(() => undefined);
       return loginTemplate;
     },
     signUpTemplate: () => {
-      signUpTemplate ??= readFile(signUpTemplateFile, 'utf8').catch(() => undefined);
+      signUpTemplate ??=
+        options.signUpTemplate !== undefined
+          ? Promise.resolve(options.signUpTemplate)
+          : readFile(signUpTemplateFile, 'utf8').catch(() => undefined);
       return signUpTemplate;
     },
   });

@@ -1,19 +1,21 @@
 /**
  * The site: the build's files (precompressed variants chosen by Accept-Encoding, cached by kind of file), the
- * prerendered pages at their own paths, the route rules' redirects, and the SPA shell for any other page, filled
- * in for a signed-in visitor without JavaScript. Requests resolve only against the set of files read at start.
+ * public pages rendered on request with their `_payload.json` (server/render/), the sitemap, the route rules'
+ * redirects, and the SPA shell for any other page, filled in for a signed-in visitor without JavaScript.
+ * Requests resolve only against the set of files read at start.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Accounts } from '../../api/accounts.ts';
 import { fillLoginTemplate, shellForSignedIn } from '../../api/forms.ts';
-import { FORM_TEMPLATE_DIR } from '../../core/formState.ts';
-import { routeRules, rulesFor } from '../../core/routeRules.ts';
+import { isRenderedPath, routeRules, rulesFor } from '../../core/routeRules.ts';
 import { parseLocation } from '../../core/routes.ts';
 import { isDocumentRequest, plain } from '../http.ts';
 import { CACHE, cacheControlFor } from '../plugins/securityHeaders.ts';
+import { type PageService, pageKey } from '../render/pages.ts';
+import { isSitemapName } from '../render/sitemap.ts';
 import { isFileLikePath } from './fileLikePaths.ts';
 
 /** Static hosts' files (build/crawlerFiles.ts, `_headers`): this server has its own rules. */
@@ -54,7 +56,7 @@ export interface Site {
   /** The build (absolute). */
   distDir: string;
   files: Set<string>;
-  /** The SPA shell's file: 200.html when the build has one (index.html is then the prerendered home). */
+  /** The SPA shell's file: 200.html when the build has one (index.html is the same shell, as Vite wrote it). */
   shell: string;
   /** The shell's bytes, for answers that have no sendFile (the router's bad-URL handler). */
   shellHtml: Buffer;
@@ -99,21 +101,29 @@ export interface SiteRoutesOptions {
   site: Site;
   /** The API's accounts once it has opened (server/routes/api.ts), for the no-JavaScript signed-in shell. */
   accounts: () => Accounts | undefined;
+  /** The pages rendered on request; none: every page gets the shell (a build without its render bundle). */
+  pages?: PageService | undefined;
+  /** `/sitemap.xml` and its parts, when the site's origin is known (server/render/sitemap.ts). */
+  sitemap?:
+    | ((request: FastifyRequest, reply: FastifyReply, name: string) => Promise<FastifyReply>)
+    | undefined;
+  /** The sign-up mode of `/login` with the form placeholders in (server/render/setup.ts); none: the page as is. */
+  signUpTemplate?: string | undefined;
 }
+
+const PAYLOAD_FILE = '_payload.json';
 
 const isSignUpQuery = (query: unknown) => (query as Record<string, unknown> | undefined)?.mode === 'signup';
 
-let signUpHtml: Promise<string | undefined> | undefined;
-/** The sign-up mode of `/login`, as prerendered (api/forms.ts fills the build's template with nothing typed). */
-function signUpPage(distDir: string): Promise<string | undefined> {
-  signUpHtml ??= readFile(path.join(distDir, FORM_TEMPLATE_DIR, 'signup.html'), 'utf8').then(
-    (template) => fillLoginTemplate(template, { form: 'signup', error: '', email: '', displayName: '' }),
-    () => undefined,
-  );
-  return signUpHtml;
-}
-
-export const siteRoutes: FastifyPluginAsync<SiteRoutesOptions> = async (app, { site, accounts }) => {
+export const siteRoutes: FastifyPluginAsync<SiteRoutesOptions> = async (
+  app,
+  { site, accounts, pages, sitemap, signUpTemplate },
+) => {
+  // `/login?mode=signup` without JavaScript: the sign-up mode of the page, rendered at start with nothing typed.
+  const signUpPage =
+    signUpTemplate === undefined
+      ? undefined
+      : fillLoginTemplate(signUpTemplate, { form: 'signup', error: '', email: '', displayName: '' });
   const { files, shell, shellHtml } = site;
   await app.register(fastifyStatic, {
     root: site.distDir,
@@ -152,16 +162,25 @@ export const siteRoutes: FastifyPluginAsync<SiteRoutesOptions> = async (app, { s
       }
       const relative = segments.join('/');
       if (files.has(relative)) return sendBuildFile(reply, relative);
-      // A prerendered page: `/campaign/1` (or `/campaign/1/`) is dist/campaign/1/index.html, with no redirect.
-      const page =
-        relative === '' || relative.endsWith('/') ? `${relative}index.html` : `${relative}/index.html`;
-      // `/login?mode=signup` without JavaScript: the sign-up mode of the page, from the build's template of it.
-      if (page === 'login/index.html' && isSignUpQuery(request.query)) {
-        const signUp = await signUpPage(site.distDir);
-        if (signUp)
-          return reply.header('cache-control', CACHE.never).type('text/html; charset=utf-8').send(signUp);
+      if (sitemap && isSitemapName(relative)) return sitemap(request, reply, relative);
+      if (pages) {
+        // A page the server renders, or its payload: `/campaign/1` (or `/campaign/1/`), `/campaign/1/_payload.json`.
+        const isPayload = segments.at(-1) === PAYLOAD_FILE;
+        const pathname = `/${(isPayload ? segments.slice(0, -1) : segments).join('/')}`;
+        if (
+          signUpPage !== undefined &&
+          pathname.replace(/\/$/, '') === '/login' &&
+          isSignUpQuery(request.query)
+        ) {
+          return reply.header('cache-control', CACHE.never).type('text/html; charset=utf-8').send(signUpPage);
+        }
+        if (isRenderedPath(pathname, routeRules)) {
+          const search = new URLSearchParams((request.raw.url ?? '').split('?')[1] ?? '');
+          // A payload's query is the build id (core/payload.ts payloadUrl), never the page's.
+          const key = pageKey(pathname, isPayload ? new URLSearchParams() : search);
+          return pages.answer(request, reply, key, isPayload ? 'payload' : 'document');
+        }
       }
-      if (files.has(page) && page !== shell) return sendBuildFile(reply, page);
       // Missing build files are real 404s: chunk-load recovery tells a new deploy from a broken network by it.
       // So is any path that names a file the app would never route (`/robots.txt`, `/favicon.ico`).
       if (

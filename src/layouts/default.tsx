@@ -3,7 +3,7 @@ import { pathTo } from '../../core/routes';
 import { css } from '../../styled-system/css';
 import { button } from '../../styled-system/recipes';
 import { config } from '../config';
-import { useAppView, useSessionView } from '../ui/appActor';
+import { useAppView, useSessionView } from '../platform/appActor';
 import { LazyColorModeSwitch } from '../ui/ColorModeSwitch.lazy';
 import { Icon } from '../ui/Icon';
 import { Link } from '../ui/Link';

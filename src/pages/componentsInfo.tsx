@@ -13,7 +13,7 @@ import { Image } from '../ui/Image';
 import { Link } from '../ui/Link';
 import { PageHeader } from '../ui/PageHeader';
 import { stack } from '../ui/styles';
-import { Tooltip } from '../ui/Tooltip';
+import { LazyTooltip } from '../ui/Tooltip.lazy';
 import { useHydrated } from '../ui/useHydrated';
 import type { AnyPage, PageDefinition } from './types';
 
@@ -158,21 +158,21 @@ function ComponentsInfoPage() {
           title="Tooltips"
           description="On icon-only buttons: they open after 700 ms of hovering; once one has been open, the next opens at once until 300 ms after the last one closed."
         >
-          <Tooltip label="Share">
+          <LazyTooltip label="Share">
             <button type="button" className={button({ visual: 'outline' })} aria-label="Share">
               <Icon name="lucide:share-2" size={20} />
             </button>
-          </Tooltip>
-          <Tooltip label="Bookmark">
+          </LazyTooltip>
+          <LazyTooltip label="Bookmark">
             <button type="button" className={button({ visual: 'outline' })} aria-label="Bookmark">
               <Icon name="lucide:bookmark" size={20} />
             </button>
-          </Tooltip>
-          <Tooltip label="Report">
+          </LazyTooltip>
+          <LazyTooltip label="Report">
             <button type="button" className={button({ visual: 'outline' })} aria-label="Report">
               <Icon name="lucide:flag" size={20} />
             </button>
-          </Tooltip>
+          </LazyTooltip>
         </Specimen>
         <Specimen
           id="color-mode"
@@ -303,6 +303,9 @@ function ComponentsInfoPage() {
               borderBottomWidth: '1px',
               borderColor: 'border',
             },
+            // A long path breaks at any character rather than push the table sideways on a phone: Firefox breaks
+            // it after a slash, Chromium and WebKit would not break it at all.
+            '& code': { overflowWrap: 'anywhere' },
           })}
         >
           <caption className={css({ textAlign: 'left', color: 'fg.muted', pb: '2' })}>

@@ -1,5 +1,5 @@
 import { pathTo } from '../../core/routes';
-import { type AppError, statusMessageOf } from '../../machines/app/errors';
+import { type AppError, statusMessageOf } from '../../machines/app/errorCatalogue';
 import { css } from '../../styled-system/css';
 import { button } from '../../styled-system/recipes';
 import { Link } from '../ui/Link';

@@ -2,7 +2,7 @@ import type { CampaignListResponse, CampaignSummary } from '../../api/types';
 import { css } from '../../styled-system/css';
 import { grid } from '../../styled-system/patterns';
 import { apiRequest } from '../platform/api';
-import { useSessionView } from '../ui/appActor';
+import { useSessionView } from '../platform/appActor';
 import { CampaignList } from '../ui/CampaignCard';
 import { formatMoney } from '../ui/format';
 import { PageHeader } from '../ui/PageHeader';

@@ -3,14 +3,25 @@ import { pathTo } from '../../core/routes';
 import { css } from '../../styled-system/css';
 import { button } from '../../styled-system/recipes';
 import { apiRequest } from '../platform/api';
-import { useSessionView } from '../ui/appActor';
+import { useSessionView } from '../platform/appActor';
 import { CampaignList } from '../ui/CampaignCard';
 import { Link } from '../ui/Link';
 import { stack } from '../ui/styles';
 import type { AnyPage, PageDefinition, PageProps } from './types';
 
 interface IndexData {
-  readonly featured: readonly CampaignSummary[];
+  /** The live campaigns of this page of the list, newest first. */
+  readonly campaigns: readonly CampaignSummary[];
+  /** The cursor of the next page, `null` on the last. */
+  readonly next: string | null;
+  /** Whether this is a later page (`/?after=…`). */
+  readonly later: boolean;
+}
+
+/** The page's cursor, from its query (`/?after=c1k`): the list starts after that campaign. */
+function cursorOf(fullPath: string): string | null {
+  const query = fullPath.split('#')[0]?.split('?')[1] ?? '';
+  return new URLSearchParams(query).get('after');
 }
 
 function IndexPage({ data }: PageProps<IndexData>) {
@@ -63,14 +74,18 @@ function IndexPage({ data }: PageProps<IndexData>) {
           </Link>
         </div>
       </section>
-      <section aria-labelledby="featured-title" className={css({ display: 'grid', gap: '4' })}>
-        <h2
-          id="featured-title"
-          className={css({ fontSize: 'xl', fontWeight: 'bold', color: 'fg.highlighted' })}
-        >
-          Featured campaigns
+      <section aria-labelledby="live-title" className={css({ display: 'grid', gap: '4' })}>
+        <h2 id="live-title" className={css({ fontSize: 'xl', fontWeight: 'bold', color: 'fg.highlighted' })}>
+          {data.later ? 'More live campaigns' : 'Live campaigns'}
         </h2>
-        <CampaignList campaigns={data.featured} empty="No campaigns are featured right now." />
+        <CampaignList campaigns={data.campaigns} empty="No campaigns are live right now." />
+        {data.next === null ? null : (
+          <p>
+            <Link to={`/?after=${encodeURIComponent(data.next)}`} className={button({ visual: 'outline' })}>
+              More campaigns
+            </Link>
+          </p>
+        )}
       </section>
     </div>
   );
@@ -78,8 +93,10 @@ function IndexPage({ data }: PageProps<IndexData>) {
 
 export default {
   component: IndexPage,
-  loader: async ({ signal }) => {
-    const body = await apiRequest<CampaignListResponse>('/campaigns', { query: { featured: '1' }, signal });
-    return { featured: body.campaigns };
+  loader: async ({ fullPath, signal }) => {
+    const after = cursorOf(fullPath);
+    const query: Record<string, string> = after === null ? {} : { after };
+    const body = await apiRequest<CampaignListResponse>('/campaigns', { query, signal });
+    return { campaigns: body.campaigns, next: body.next ?? null, later: after !== null };
   },
 } satisfies PageDefinition<IndexData> as AnyPage;

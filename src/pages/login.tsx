@@ -1,21 +1,22 @@
 import { type FormEvent, useEffect, useState } from 'react';
 import type { DemoAccountsResponse, SignUpResponse } from '../../api/types';
+import { type FieldErrors, formErrors, signInForm } from '../../core/forms';
 import { DISPLAY_NAME_LENGTH_MESSAGE, DISPLAY_NAME_MAX, displayNameLength } from '../../core/limits';
 import { DEFAULT_RETURN_TO, RETURN_TO_PARAM, safeReturnTo } from '../../core/returnTo';
 import { readQuery } from '../../core/routes';
 import { css } from '../../styled-system/css';
 import { alert, button } from '../../styled-system/recipes';
 import { ApiError, apiRequest } from '../platform/api';
+import { useSessionView } from '../platform/appActor';
 import { forgetFormState, initialFormState, typedBeforeHydration } from '../platform/formState';
 import { afterInput } from '../platform/tasks';
-import { useSessionView } from '../ui/appActor';
 import { Field } from '../ui/Field';
 import { Link } from '../ui/Link';
 import { PageHeader } from '../ui/PageHeader';
 import { card } from '../ui/styles';
 import type { AnyPage, PageDefinition, PageProps } from './types';
 
-interface FieldErrors {
+interface SignUpErrors {
   readonly email?: string;
   readonly displayName?: string;
   readonly password?: string;
@@ -32,15 +33,12 @@ function emailError(email: string): string | undefined {
   return undefined;
 }
 
-function validate(email: string, password: string): FieldErrors {
-  const found = emailError(email);
-  return {
-    ...(found ? { email: found } : {}),
-    ...(password === '' ? { password: 'Enter your password.' } : {}),
-  };
+/** What the API would refuse, checked before asking: the sign-in form's one schema and its messages. */
+function validate(email: string, password: string): FieldErrors<'email' | 'password'> {
+  return formErrors(signInForm, { email: email.trim(), password });
 }
 
-function validateSignUp(email: string, displayName: string, password: string): FieldErrors {
+function validateSignUp(email: string, displayName: string, password: string): SignUpErrors {
   const found = emailError(email);
   const nameLength = displayNameLength(displayName.trim());
   const length = [...password.normalize('NFC')].length;
@@ -121,7 +119,7 @@ function SignInForm({
   const { signingIn, error: sessionError, signIn } = useSessionView();
   const [email, setEmail] = useState(() => typedBeforeHydration('login-email') || (posted?.email ?? ''));
   const [password, setPassword] = useState(() => typedBeforeHydration('login-password'));
-  const [errors, setErrors] = useState<FieldErrors>({});
+  const [errors, setErrors] = useState<FieldErrors<'email' | 'password'>>({});
   const [postedError, setPostedError] = useState(posted?.error ?? null);
   const serverError = sessionError ?? postedError;
   const returnTo = readQuery(location, RETURN_TO_PARAM);
@@ -217,16 +215,16 @@ function SignUpForm({
     () => typedBeforeHydration('signup-name') || (posted?.displayName ?? ''),
   );
   const [password, setPassword] = useState(() => typedBeforeHydration('signup-password'));
-  const [errors, setErrors] = useState<FieldErrors>({});
+  const [errors, setErrors] = useState<SignUpErrors>({});
   // A refusal of the form posted without JavaScript is in the alert, as the server rendered it.
   const [formError, setFormError] = useState<string | null>(posted?.error || null);
   const [busy, setBusy] = useState(false);
   const returnTo = readQuery(location, RETURN_TO_PARAM);
   useEffect(() => forgetFormState(), []);
   const signInPath = `/login${returnTo ? `?${RETURN_TO_PARAM}=${encodeURIComponent(returnTo)}` : ''}`;
-  const idOf = (field: keyof FieldErrors) => (field === 'displayName' ? 'signup-name' : `signup-${field}`);
+  const idOf = (field: keyof SignUpErrors) => (field === 'displayName' ? 'signup-name' : `signup-${field}`);
 
-  function showErrors(found: FieldErrors) {
+  function showErrors(found: SignUpErrors) {
     setErrors(found);
     const first = FIELD_ORDER.find((field) => found[field]);
     if (first) document.getElementById(idOf(first))?.focus();
@@ -332,7 +330,7 @@ function SignUpForm({
 }
 
 /** The field an API refusal is about (api/errors.ts puts it beside the message). */
-function fieldOfError(error: ApiError): keyof FieldErrors | undefined {
+function fieldOfError(error: ApiError): keyof SignUpErrors | undefined {
   return FIELD_ORDER.find((name) => name === error.field);
 }
 

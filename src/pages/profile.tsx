@@ -1,10 +1,11 @@
 import { type FormEvent, useRef, useState } from 'react';
-import { DISPLAY_NAME_LENGTH_MESSAGE, DISPLAY_NAME_MAX, displayNameLength } from '../../core/limits';
+import { displayNameForm, formErrors } from '../../core/forms';
+import { DISPLAY_NAME_MAX } from '../../core/limits';
 import { css } from '../../styled-system/css';
 import { button } from '../../styled-system/recipes';
 import { ApiError, apiRequest } from '../platform/api';
+import { useSessionView } from '../platform/appActor';
 import { afterInput } from '../platform/tasks';
-import { useSessionView } from '../ui/appActor';
 import { CardSection } from '../ui/CardSection';
 import { LazyColorModeSwitch } from '../ui/ColorModeSwitch.lazy';
 import { Field } from '../ui/Field';
@@ -29,9 +30,10 @@ function ProfilePage() {
   function save(event: FormEvent) {
     event.preventDefault();
     const trimmed = displayName.trim();
-    const length = displayNameLength(trimmed);
-    if (length < 1 || length > DISPLAY_NAME_MAX) {
-      setError(DISPLAY_NAME_LENGTH_MESSAGE);
+    // What the API would refuse, checked before asking: the display-name form's one schema and its message.
+    const refused = formErrors(displayNameForm, { displayName: trimmed }).displayName;
+    if (refused) {
+      setError(refused);
       return;
     }
     setError(null);

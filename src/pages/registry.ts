@@ -28,7 +28,7 @@ const loaded = new Map<RouteName, AnyPage>();
 const failedImports = new Map<RouteName, number>();
 
 /**
- * The route's page module. After a failure the same URL would not do: Chromium (seen in 150) keeps a failed
+ * The route's page module. After a failure the same URL would not do: Chromium keeps a failed
  * dynamic import in its module map and rejects a second `import()` of that URL without a request. So a retry
  * imports the chunk's URL with a query it has not seen (`?retry=1`, then `?retry=2`), which the module map
  * treats as a new module and the server as the same immutable file (build/pageChunks.ts gives the URLs).
@@ -127,9 +127,10 @@ export const loadPage = fromPromise<LoadedPage, LoadPageInput>(async ({ input, s
   // A prefetch still running (or done) becomes this navigation's request: its failure is the navigation's,
   // as its own request's would be. One that failed earlier is gone from the cache, so the page asks itself.
   const prefetched = pageDataCache.take(pageDataKey(input.fullPath), signal);
-  const data = prefetched
-    ? await prefetched
-    : await page.loader({ params: input.params, fullPath: input.fullPath, signal });
+  const data =
+    prefetched !== undefined
+      ? await prefetched
+      : await page.loader({ params: input.params, fullPath: input.fullPath, signal });
   return { data, title: page.title?.(data) };
 });
 
@@ -137,8 +138,9 @@ export const loadPage = fromPromise<LoadedPage, LoadPageInput>(async ({ input, s
  * The app machine's `revalidatePage` actor: the page's data again, from its loader (the API). Nothing
  * prefetched can stand in for it: a page is only shown from its payload when the manifest lists it, and
  * prefetching asks the API only for pages the manifest does not list (src/platform/prefetch.ts). It asks
- * once the page is painted: started by the commit of a navigation, its request (5 to 10 ms at 4x CPU) came
- * between the click and the new page on screen. A navigation that replaces the page before then asks nothing.
+ * once the page is painted: started by the commit of a navigation, its request would come between the click
+ * and the new page on screen (docs/decisions/focus-after-the-paint.md). A navigation that replaces the page
+ * before then asks nothing.
  */
 export const revalidatePage = fromPromise<LoadedPage, RevalidateInput>(async ({ input, signal }) => {
   await new Promise<void>((resolve) => afterPaint(resolve));

@@ -1,6 +1,6 @@
 /**
  * Page arrival, as the app machine names it: the document title, and once the view has drawn the page, where the
- * window scrolls and where focus goes (machines/app/app.utils.ts `Arrival` says how the page came):
+ * window scrolls and where focus goes (machines/app/app.setup.ts `Arrival` says how the page came):
  * - a new page: the top, or its `#fragment`'s target; focus on the main heading (or on that target); the title
  *   announced in the polite live region;
  * - a page returned to by Back or Forward: where the visitor was on that entry (remembered by src/platform/scroll.ts),
@@ -8,8 +8,10 @@
  * - the document's first page: what the browser did stays (its focus), but a reload returns to where the visitor
  *   was, and a `#fragment`'s target is scrolled to once drawn and given focus.
  */
-import type { Arrival, FragmentArrival } from '../../machines/app/app.utils';
-import type { ScrollPosition } from './scroll';
+
+import type { BrowserHistory } from 'history';
+import type { Arrival, FragmentArrival } from '../../machines/app/app.setup';
+import { isReturningDocument, type ScrollMemory, type ScrollPosition } from './scroll';
 import { afterPaint } from './tasks';
 
 /** The live region the view renders (empty, so React never writes into it); this module fills it. */
@@ -19,11 +21,10 @@ export const ANNOUNCER_ATTRIBUTE = 'data-route-announcer';
 let pending: (() => void) | null = null;
 
 /**
- * The view has drawn what the machine committed last (src/ui/appActor.ts calls this from a layout effect, or
+ * The view has drawn what the machine committed last (src/platform/appActor.ts calls this from a layout effect, or
  * at once when there is nothing new to draw). When that is depends on the change, not on the machine's step:
- * a new page is drawn at once in the task that committed it (`flushSync`, no transition), or inside a view
- * transition once the browser has captured the old page; other changes React renders in a task of its own
- * after the step. So arrival cannot follow the step by a fixed delay: it follows the render.
+ * a new page is drawn at once in the task that committed it (`flushSync`); other changes React renders in a
+ * task of its own after the step. So arrival cannot follow the step by a fixed delay: it follows the render.
  */
 export function pageRendered(): void {
   pending?.();
@@ -87,7 +88,7 @@ function announce(title: string): void {
 
 /**
  * Arrives at the page the machine settled on, once it is drawn. `saved` is where the visitor was on this
- * history entry, for a page returned to or a document reloaded (src/platform/app.ts looks it up).
+ * history entry, for a page returned to or a document reloaded (`arrivalActions` below looks it up).
  */
 export function arriveAtPage(arrival: Arrival, saved: ScrollPosition | null = null): void {
   pending = () => {
@@ -104,8 +105,8 @@ export function arriveAtPage(arrival: Arrival, saved: ScrollPosition | null = nu
     else if (target) scrollToTarget(target);
     else window.scrollTo(0, 0);
     // Focus and the announcement once the page is on screen: `focus()` makes the browser style and lay out the
-    // whole new page at once, inside the task that drew it, and then again for the frame (a prefetched campaign
-    // at 4x CPU: about a third of the time from the click to the new page painted). The scroll stays before the
+    // whole new page at once, inside the task that drew it, and then again for the frame
+    // (docs/decisions/focus-after-the-paint.md). The scroll stays before the
     // paint: the page must never show at the old position; to the top it needs no layout.
     afterPaint(() => {
       if (arrival.kind === 'new' && target?.isConnected) focusTarget(target);
@@ -129,5 +130,23 @@ export function arriveAtFragment(arrival: FragmentArrival, saved: ScrollPosition
     if (!target) return;
     scrollToTarget(target);
     if (arrival.kind === 'new') focusTarget(target);
+  };
+}
+
+/**
+ * The app machine's arrival actions, on this history and scroll memory: where the visitor was on the entry on
+ * screen is looked up for a page returned to, or for the first page of a document that was reloaded (or loaded
+ * again by Back), not for a new one.
+ */
+export function arrivalActions(history: BrowserHistory, scroll: ScrollMemory) {
+  const savedPosition = (kind: Arrival['kind']) =>
+    kind === 'return' || (kind === 'first' && isReturningDocument())
+      ? scroll.positionOf(history.location.key)
+      : null;
+  return {
+    showDocumentTitle: (_: unknown, { title }: { title: string }) => showDocumentTitle(title),
+    arriveAtPage: (_: unknown, arrival: Arrival) => arriveAtPage(arrival, savedPosition(arrival.kind)),
+    arriveAtFragment: (_: unknown, arrival: FragmentArrival) =>
+      arriveAtFragment(arrival, savedPosition(arrival.kind)),
   };
 }

@@ -10,6 +10,7 @@ let fromDocument: FormState | null | undefined;
 
 function readDocument(): FormState | null {
   const block = typeof document === 'undefined' ? null : document.getElementById(FORM_STATE_ID);
+  // Stryker disable next-line ConditionalExpression: Everything this early return lets through fails inside the `try` below and ends in the same `return null`: no block makes `block.textContent` a TypeError, and an empty block makes `JSON.parse('')` a SyntaxError. The result (null, remembered for the page's life) is the same either way; tests/platform/formState.test.ts checks both cases (no block, an empty block) and that the null is kept. The guard only says the common case (a page without a failure) without throwing.
   if (!block?.textContent) return null;
   try {
     return parseFormState(JSON.parse(block.textContent));

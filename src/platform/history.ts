@@ -2,7 +2,7 @@ import type { BrowserHistory } from 'history';
 import { fromCallback } from 'xstate';
 import { normalizePath } from '../../core/routes';
 import type { AppEvent } from '../../machines/app/app.machine';
-import type { AddressBarUpdate } from '../../machines/app/app.utils';
+import type { AddressBarUpdate } from '../../machines/app/app.setup';
 import { NO_KEY, type ScrollMemory } from './scroll';
 import { atOnce } from './tasks';
 
@@ -60,6 +60,14 @@ export function listenToHistory(history: BrowserHistory, scroll: ScrollMemory = 
       release();
     };
   });
+}
+
+/** The app machine's `updateAddressBar` action, on this history and scroll memory. */
+export function addressBarActions(history: BrowserHistory, scroll: ScrollMemory) {
+  return {
+    updateAddressBar: (_: unknown, update: AddressBarUpdate | null) =>
+      updateAddressBar(history, update, scroll),
+  };
 }
 
 /** Updates the address bar as the machine asks; a new entry remembers where the window was on the one it leaves. */

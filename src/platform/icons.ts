@@ -72,11 +72,13 @@ export function createIconLoader(options: IconLoaderOptions): IconLoader {
   /** `prefix:name`, both parts in Iconify's own name syntax; no providers, no dash-only short forms. */
   function parse(full: string): { prefix: string; name: string } | null {
     const [prefix, name, ...rest] = full.split(':');
+    // Stryker disable next-line ConditionalExpression: `full.split(':')` on a string always returns at least one element (`''.split(':')` is `['']`), so `prefix` is never undefined and the test is false already; it is there for TypeScript's noUncheckedIndexedAccess. Names with no colon, an empty part or extra colons are refused by the other two tests (tests/platform/icons.test.ts: 'treats a name that is not `prefix:name` as missing', 'refuses a name with a provider or more than one colon').
     if (prefix === undefined || name === undefined || rest.length > 0) return null;
     return matchIconName.test(prefix) && matchIconName.test(name) ? { prefix, name } : null;
   }
 
   function fromPreloaded(prefix: string, name: string): IconState | undefined {
+    // Stryker disable next-line ArrayDeclaration: The fallback is used only when no sets were preloaded. The mutant then loops over one string, whose `.prefix` is undefined, never equal to a parsed prefix (matchIconName needs at least one character), so the loop `continue`s and returns undefined exactly as the empty array does: the icon is still 'loading' and asked of the network (every test without `preloaded` runs through it).
     for (const set of options.preloaded ?? []) {
       if (set.prefix !== prefix) continue;
       const data = getIconData(set, name);
@@ -118,6 +120,7 @@ export function createIconLoader(options: IconLoaderOptions): IconLoader {
 
   /** Splits `names` so that no request URL, to either endpoint, is longer than `maxUrlLength`. */
   function chunk(prefix: string, names: readonly string[]): string[][] {
+    // Stryker disable next-line EqualityOperator: Differs only when the endpoint and the fallback have the same length; then either base gives URLs of the same length, so the split into requests is identical. When one is longer it is chosen either way; both orders are tested at the exact limit ('fills a request up to exactly maxUrlLength, measured on the longer fallback URL', 'measures on the endpoint when the endpoint is the longer of the two').
     const base = [options.endpoint, options.fallbackEndpoint].reduce((a, b) => (b.length > a.length ? b : a));
     const chunks: string[][] = [];
     let current: string[] = [];
@@ -128,6 +131,8 @@ export function createIconLoader(options: IconLoaderOptions): IconLoader {
       }
       current.push(name);
     }
+    // Stryker disable next-line ConditionalExpression: `chunk` is called only from `flush` with a queue entry, which exists only once `request` has added a name to it, so `names` is never empty; the loop pushes every name into `current` and resets it only just before a push, so after the loop `current` always holds at least one name and the condition is always true. Sending no empty request is tested ('sends a name too long for any URL on its own, never an empty request').
+    // Stryker disable next-line EqualityOperator: As for the `true` mutant on this line: `current` is never empty after the loop (names is never empty, and the loop ends with a push), so `> 0` and `>= 0` are both true.
     if (current.length > 0) chunks.push(current);
     return chunks;
   }

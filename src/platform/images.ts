@@ -58,6 +58,7 @@ export function imageModifiers(modifiers: ImageModifiers = {}, images: ImageConf
   if (width !== undefined && height === undefined) ops.push(`w_${width}`);
   if (height !== undefined && width === undefined) ops.push(`h_${height}`);
   ops.push(`f_${format}`);
+  // Stryker disable next-line ConditionalExpression: `Number.isFinite` does not coerce: it is false for every value that is not a number (`Number.isFinite('80')` is false), so the conjunction is decided by its second half alone. The typeof test narrows the type for TypeScript. Tested: a quality of '80' adds no `q_` ('rounds quality, and takes it only as a number').
   if (typeof modifiers.quality === 'number' && Number.isFinite(modifiers.quality)) {
     ops.push(`q_${clamp(Math.round(modifiers.quality), QUALITY_MIN, QUALITY_MAX)}`);
   }
@@ -97,7 +98,9 @@ export function imageSrcSet(
       if (height !== undefined) scale = Math.min(scale, images.maxDimension / height);
       const scaled = {
         ...modifiers,
+        // Stryker disable next-line ConditionalExpression: With no width the mutant passes `Math.round(undefined * scale)`, which is NaN, to imageUrl; imageModifiers reads it through `dimension` -> `parseSize`, where a number that is not finite is no size, so no `w_` or `s_` is written, exactly as for undefined. Tested with height-only srcsets ('scales a candidate with only a width or only a height down to the largest size').
         width: width === undefined ? undefined : Math.round(width * scale),
+        // Stryker disable next-line ConditionalExpression: As for the width on the line before: `Math.round(undefined * scale)` is NaN, which `parseSize` treats as no size, so no `h_` or `s_` is written. Tested with width-only srcsets.
         height: height === undefined ? undefined : Math.round(height * scale),
       };
       return `${imageUrl(src, scaled, images)} ${density}x`;

@@ -72,6 +72,7 @@ export function createPageDataCache(options: PageDataCacheOptions): PageDataCach
 
   const drop = (key: string) => {
     const entry = entries.get(key);
+    // Stryker disable next-line ConditionalExpression: `drop` is only ever called with a key that is in the map: `prune` passes the key it is iterating on or the first key while the map is over its size, and `setViewer` and `clear` iterate a copy of the keys while each `drop` deletes only its own key. Aborting a controller runs the loader's abort listeners, which would have to call back into the cache synchronously to remove another key first; no loader does (the API client and registry.ts only reject their promise). The guard is defensive; every caller is tested ('keeps at most maxEntries…', 'cancels only requests still running when entries go…').
     if (!entry) return;
     entries.delete(key);
     if (!entry.settled) entry.controller?.abort();
@@ -129,6 +130,8 @@ export function createPageDataCache(options: PageDataCacheOptions): PageDataCach
           if (!entry.settled) entry.controller?.abort();
         };
         if (signal.aborted) cancel();
+        // Stryker disable next-line ObjectLiteral: An AbortSignal fires 'abort' at most once (a second `abort()` on an aborted signal does nothing), so `once` only decides whether the listener is removed after that single call; `cancel` does the same either way. Cancelling on a superseding navigation is tested ('hands a running request to the navigation that takes it…').
+        // Stryker disable next-line BooleanLiteral: As for `{}` on this line: the 'abort' event fires once per signal, so `once: false` changes only when the listener is released, not how often `cancel` runs.
         else signal.addEventListener('abort', cancel, { once: true });
       }
       return entry.data;

@@ -71,7 +71,7 @@ function defined(record: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined));
 }
 
-/** An AppError (machines/app/errors.ts): status, words, fatality and the path it is about. */
+/** An AppError (machines/app/errorCatalogue.ts): status, words, fatality and the path it is about. */
 function scrubAppError(value: unknown): Record<string, unknown> {
   const error = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
   return defined({

@@ -29,7 +29,7 @@ function defer(task: () => void, post: (scheduler: Required<TaskScheduler>, run:
  * user waits for: Chromium renders the frame an input asked for before such a task, so the input's own task ends
  * at once and its feedback (the pressed link, the checked radio) is painted before the app's work and render.
  * `scheduler.postTask`, unlike a timer or `requestAnimationFrame`, is not held back by a paused page clock
- * (Playwright's `page.clock`). Without it (Safari) `task` runs at once, as it did before.
+ * (Playwright's `page.clock`). Without it (Safari) `task` runs at once.
  */
 export const afterInput = (task: () => void): void =>
   defer(task, (scheduler, run) => scheduler.postTask(run, { priority: 'user-visible' }));
@@ -49,8 +49,8 @@ export const FRAME_WAIT_MS = 100;
 /**
  * Runs `task` after the browser's next frame, when nothing asked for one (a back/forward step, the colour
  * switch's new colours): in a task posted from that frame's animation callback, so the frame is painted
- * first. (A background-priority task alone ran before that frame about half the time, with the whole page's
- * render inside it.) Where frames do not come, a background task `FRAME_WAIT_MS` later runs it instead; it
+ * first. (A background-priority task alone may run before that frame, with the whole page's render inside
+ * it.) Where frames do not come, a background task `FRAME_WAIT_MS` later runs it instead; it
  * is `scheduler.postTask`'s own delay, which a paused page clock does not hold. Without `scheduler.postTask`
  * (Safari) `task` runs at once.
  */

@@ -1,7 +1,7 @@
 import { memo } from 'react';
 import { css } from '../../styled-system/css';
+import { useColorModeView } from '../platform/appActor';
 import { lazyModule } from '../platform/lazyLoad';
-import { useColorModeView } from './appActor';
 import type { ColorModeSwitchProps } from './ColorModeSwitch';
 import { item, options, root } from './colorModeSwitch.parts';
 import { Icon } from './Icon';

@@ -1,11 +1,11 @@
 import { useId } from 'react';
 import { css } from '../../styled-system/css';
+import { useColorModeView } from '../platform/appActor';
 import { afterInput } from '../platform/tasks';
-import { useColorModeView } from './appActor';
 import { item, options, root } from './colorModeSwitch.parts';
 import { Icon } from './Icon';
 import { visuallyHidden } from './styles';
-import { Tooltip } from './Tooltip';
+import { LazyTooltip } from './Tooltip.lazy';
 
 export interface ColorModeSwitchProps {
   /** Icons only, each with a tooltip (the header); otherwise icons with their names and a forced-page note. */
@@ -61,9 +61,9 @@ export function ColorModeSwitch({ compact = false }: ColorModeSwitchProps) {
             </label>
           );
           return compact ? (
-            <Tooltip key={option.value} label={option.label}>
+            <LazyTooltip key={option.value} label={option.label}>
               {segment}
-            </Tooltip>
+            </LazyTooltip>
           ) : (
             segment
           );

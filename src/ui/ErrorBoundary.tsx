@@ -1,6 +1,6 @@
 import { Component, type ReactNode } from 'react';
-import type { AppError } from '../../machines/app/errors';
-import { toAppError } from '../../machines/app/errors';
+import type { AppError } from '../../machines/app/errorCatalogue';
+import { toAppError } from '../../machines/app/errorCatalogue';
 
 interface Props {
   readonly children: ReactNode;

@@ -1,6 +1,6 @@
 import { type AnchorHTMLAttributes, type MouseEvent, useRef } from 'react';
+import { useAppCommands, useAppView } from '../platform/appActor';
 import { afterInput } from '../platform/tasks';
-import { useAppCommands, useAppView } from './appActor';
 import { usePrefetch } from './usePrefetch';
 
 /** The link's own: its address, and the pointer-enter, focus and touch-start that prefetch its page. */

@@ -1,5 +1,5 @@
 import { css } from '../../styled-system/css';
-import { useAppView } from './appActor';
+import { useAppView } from '../platform/appActor';
 
 const bar = css({
   position: 'fixed',

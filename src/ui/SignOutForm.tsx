@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
+import { useSessionView } from '../platform/appActor';
 import { afterInput } from '../platform/tasks';
-import { useSessionView } from './appActor';
 
 export interface SignOutFormProps {
   /** The button's class names (a literal recipe call at each use, which the build folds). */

@@ -1,5 +1,5 @@
+import { useToasterView } from '../platform/appActor';
 import { lazyModule } from '../platform/lazyLoad';
-import { useToasterView } from './appActor';
 import type { ToasterProps } from './Toaster';
 import { useAfterFirstPage } from './useAfterFirstPage';
 import { useLazyModule } from './useLazyModule';

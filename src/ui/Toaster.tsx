@@ -28,8 +28,8 @@ import {
 } from '../../machines/toast/toaster.utils';
 import { toast as toastRecipe } from '../../styled-system/recipes';
 import { config } from '../config';
+import { useToasterView } from '../platform/appActor';
 import { afterInput } from '../platform/tasks';
-import { useToasterView } from './appActor';
 import { visuallyHidden } from './styles';
 
 const parts = toastAnatomy.build();

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useAppView } from './appActor';
+import { useAppView } from '../platform/appActor';
 
 /**
  * True from the commit after the first page (or the error page instead of it) is on screen. Widgets that the first paint can do without

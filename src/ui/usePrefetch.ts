@@ -1,9 +1,9 @@
 import { type RefObject, useCallback, useEffect } from 'react';
 import { config } from '../config';
+import { useManifestSource, useSessionView } from '../platform/appActor';
 import { whenIdle } from '../platform/lazyLoad';
 import { browserCanPrefetch, type PrefetchOptions, pageDataCache, prefetchPath } from '../platform/prefetch';
 import { afterInput } from '../platform/tasks';
-import { useManifestSource, useSessionView } from './appActor';
 import { useAfterFirstPage } from './useAfterFirstPage';
 
 /** Links seen on screen, warmed once each while the browser is idle (code, and a payload if so configured). */

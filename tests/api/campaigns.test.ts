@@ -12,21 +12,74 @@ describe.each(backends())('the campaign routes on %s', (kind) => {
   });
 
   describe('GET /api/campaigns', () => {
-    it('lists public campaigns, featured first then by id', async () => {
+    it('lists the live campaigns newest first, with no next page when they fit on one', async () => {
       const res = await api.request({ url: '/api/campaigns' });
       expect(res.statusCode).toBe(200);
-      expect(ids(res)).toEqual([1, 2, 3, 6, 4]);
-      const { campaigns } = res.json() as { campaigns: Record<string, unknown>[] };
+      // 1, 2 and 6 are live; 3 is completed, 4 paused and 5 a draft.
+      expect(ids(res)).toEqual([6, 2, 1]);
+      const { campaigns, next } = res.json() as { campaigns: Record<string, unknown>[]; next: unknown };
+      expect(next).toBeNull();
       expect(Object.keys(campaigns[0] ?? {}).sort()).toEqual(
         ['featured', 'goal', 'id', 'image', 'raised', 'status', 'summary', 'title'].sort(),
       );
-      expect(campaigns[0]?.image).toBe('/campaigns/campaign-1.jpg');
+      expect(campaigns[2]?.image).toBe('/campaigns/campaign-1.jpg');
     });
 
     it('filters with ?featured=1 and ignores other parameters', async () => {
-      expect(ids(await api.request({ url: '/api/campaigns?featured=1' }))).toEqual([1, 2, 3, 6]);
-      expect(ids(await api.request({ url: '/api/campaigns?featured=true&_=123' }))).toEqual([1, 2, 3, 6]);
-      expect(ids(await api.request({ url: '/api/campaigns?featured=0' }))).toEqual([1, 2, 3, 6, 4]);
+      await database().db.updateTable('campaigns').set({ featured: false }).where('id', '=', 2).execute();
+      expect(ids(await api.request({ url: '/api/campaigns?featured=1' }))).toEqual([6, 1]);
+      expect(ids(await api.request({ url: '/api/campaigns?featured=true&_=123' }))).toEqual([6, 1]);
+      expect(ids(await api.request({ url: '/api/campaigns?featured=0' }))).toEqual([6, 2, 1]);
+    });
+
+    it('pages 12 at a time by the cursor it gives, to the last page, each campaign once', async () => {
+      const rows = Array.from({ length: 25 }, (_, index) => ({
+        id: 100 + index,
+        title: `Campaign ${index}`,
+        summary: 's',
+        description: 'd',
+        status: 'active' as const,
+        goal: 10,
+        raised: 0,
+        ownerId: 'u1',
+        featured: false,
+        image: null,
+        startsOn: '2025-01-01',
+        endsOn: '2025-12-31',
+      }));
+      await database().db.insertInto('campaigns').values(rows).execute();
+      const seen: number[] = [];
+      let url = '/api/campaigns';
+      const pages: number[] = [];
+      for (;;) {
+        const res = await api.request({ url });
+        expect(res.statusCode).toBe(200);
+        const body = res.json() as { next: string | null };
+        seen.push(...ids(res));
+        pages.push(ids(res).length);
+        if (body.next === null) break;
+        expect(body.next).toMatch(/^c[0-9a-z]+$/);
+        url = `/api/campaigns?after=${body.next}`;
+      }
+      expect(pages).toEqual([12, 12, 4]);
+      expect(seen).toEqual([...rows.map((row) => row.id).reverse(), 6, 2, 1]);
+    });
+
+    it('refuses a cursor it never gave, saying so', async () => {
+      for (const after of ['x', 'c', 'c-1', '12', 'czzzzzzzzzz']) {
+        const res = await api.request({ url: `/api/campaigns?after=${after}` });
+        expect(res.statusCode, after).toBe(400);
+        expect(res.json()).toEqual({ message: 'The cursor `after` is not one this list gave out.' });
+      }
+    });
+
+    it('reads any page with one range of an index, never a sort of the table', async () => {
+      const { sql } = await import('kysely');
+      const plan = await sql<{ 'QUERY PLAN': string }>`explain select id from campaigns
+        where status = 'active' and id < 1000 order by id desc limit 13`.execute(database().db);
+      const text = plan.rows.map((row) => row['QUERY PLAN']).join('\n');
+      expect(text).toMatch(/Index (Only )?Scan using campaigns_status_id/);
+      expect(text).not.toMatch(/Sort/);
     });
 
     it('gives a campaign without a picture a null image', async () => {

@@ -71,7 +71,8 @@ async function start(env: Record<string, string>, ownNamespace = false): Promise
       else setTimeout(check, 50);
     };
     check();
-    exited.then((code) => reject(new Error(`server exited (${code}) before listening:\n${output()}`)));
+    // Only to reject `ready` early: `exited` never rejects, and `ready` is awaited below.
+    void exited.then((code) => reject(new Error(`server exited (${code}) before listening:\n${output()}`)));
   });
   await ready;
   return { base: `http://127.0.0.1:${port}`, child, output };

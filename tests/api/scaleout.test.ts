@@ -1,6 +1,6 @@
 // @vitest-environment node
 /**
- * Scaling out on PostgreSQL (issue 32): two instances of the API on one database behave as one. In process,
+ * Scaling out on PostgreSQL: two instances of the API on one database behave as one. In process,
  * two apps with a connection pool each: a session made on one is valid on the other, signing out on one ends
  * it on both, and the sign-in and report limits reached through one hold on the other; two production servers
  * share the per-address limits on /api/* and new image variants the same way. As processes
@@ -229,7 +229,8 @@ describe.skipIf(!POSTGRES_URL)('two API processes on one PostgreSQL', { timeout:
     await new Promise<void>((resolve, reject) => {
       const check = () => (output.includes('listening on') ? resolve() : setTimeout(check, 50));
       check();
-      exited.then(() => reject(new Error(`the API exited before listening:\n${output}`)));
+      // Only to reject the wait early: `exited` never rejects, and the wait is awaited.
+      void exited.then(() => reject(new Error(`the API exited before listening:\n${output}`)));
     });
     return { base: `http://127.0.0.1:${port}`, child, exited };
   }

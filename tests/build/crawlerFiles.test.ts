@@ -7,7 +7,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { redirectsFile, robotsTxt, sitemapXml, writeCrawlerFiles } from '../../build/crawlerFiles';
+import { redirectsFile, robotsTxt, writeCrawlerFiles } from '../../build/crawlerFiles';
 import { originFrom } from '../../build/siteOrigin';
 import { routeRules } from '../../core/routeRules';
 
@@ -61,30 +61,6 @@ describe('robots.txt', () => {
     const robots = robotsTxt(undefined);
     expect(robots).not.toContain('Sitemap');
     expect(robots).toContain('Disallow: /home\n');
-  });
-});
-
-describe('sitemap.xml', () => {
-  it('lists the prerendered pages, public campaigns included, with absolute URLs; not the sign-in form', () => {
-    expect(sitemapXml('https://campaigns.example', PRERENDERED)).toBe(
-      [
-        '<?xml version="1.0" encoding="UTF-8"?>',
-        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
-        '  <url><loc>https://campaigns.example/</loc></url>',
-        '  <url><loc>https://campaigns.example/campaign/1</loc></url>',
-        '  <url><loc>https://campaigns.example/campaign/2</loc></url>',
-        '  <url><loc>https://campaigns.example/campaign/components/info</loc></url>',
-        '</urlset>',
-        '',
-      ].join('\n'),
-    );
-  });
-
-  it("escapes what XML would read as markup, and is not written without the site's origin", () => {
-    expect(sitemapXml('https://a.example', ["/x?a=1&b='2'"])).toContain(
-      '<loc>https://a.example/x?a=1&amp;b=&apos;2&apos;</loc>',
-    );
-    expect(sitemapXml(undefined, PRERENDERED)).toBeUndefined();
   });
 });
 
@@ -142,22 +118,22 @@ describe('writing them into a build', () => {
     await rm(dist, { recursive: true, force: true });
   });
 
-  it("takes the prerendered pages from the build's manifest, and 404.html is the SPA shell", async () => {
+  it('writes no sitemap.xml (the server renders it from the database), and 404.html is the SPA shell', async () => {
     const written = await writeCrawlerFiles({
       distDir: dist,
       origin: 'https://campaigns.example',
       apiOrigin: undefined,
     });
-    expect(written).toEqual(['robots.txt', 'sitemap.xml', '_redirects', '404.html']);
-    expect(await readFile(path.join(dist, 'sitemap.xml'), 'utf8')).toContain(
-      '<loc>https://campaigns.example/campaign/7</loc>',
+    expect(written).toEqual(['robots.txt', '_redirects', '404.html']);
+    expect(await readdir(dist)).not.toContain('sitemap.xml');
+    expect(await readFile(path.join(dist, 'robots.txt'), 'utf8')).toContain(
+      'Sitemap: https://campaigns.example/sitemap.xml',
     );
     expect(await readFile(path.join(dist, '404.html'), 'utf8')).toBe(SHELL);
     expect(await readFile(path.join(dist, '_redirects'), 'utf8')).toContain('/campaign/:id /200.html 200');
   });
 
-  it('writes no sitemap.xml without an origin', async () => {
-    await rm(path.join(dist, 'sitemap.xml'));
+  it('names no sitemap without an origin', async () => {
     const written = await writeCrawlerFiles({ distDir: dist, origin: undefined, apiOrigin: undefined });
     expect(written).toEqual(['robots.txt', '_redirects', '404.html']);
     expect(await readdir(dist)).not.toContain('sitemap.xml');

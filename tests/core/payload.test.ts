@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isPrerendered, parsePayload, payloadUrl } from '../../core/payload';
-import { prerenderPaths, routeRules } from '../../core/routeRules';
+import { isRenderedPath, renderedPaths, routeRules } from '../../core/routeRules';
 
 const expected = { buildId: 'b1', path: '/campaign/1' };
 
@@ -41,23 +41,41 @@ describe('payload locations', () => {
     expect(payloadUrl('/login', 'b1', '/app/')).toBe('/app/login/_payload.json?b1');
   });
 
-  it('knows a prerendered path from the manifest’s list only', () => {
+  it('knows a rendered path from the manifest’s list of paths and prefixes only', () => {
     expect(isPrerendered('/campaign/1/', ['/campaign/1'])).toBe(true);
     expect(isPrerendered('/campaign/9', ['/campaign/1'])).toBe(false);
     expect(isPrerendered('/campaign/1', null)).toBe(false);
+    expect(isPrerendered('/campaign/9', ['/campaign/**'])).toBe(true);
+    expect(isPrerendered('/campaign/9/', ['/campaign/**'])).toBe(true);
+    // The prefix itself, and a path that only starts with its letters, are not under it.
+    expect(isPrerendered('/campaign', ['/campaign/**'])).toBe(false);
+    expect(isPrerendered('/campaigns/9', ['/campaign/**'])).toBe(false);
+    expect(isPrerendered('/', ['/campaign/**'])).toBe(false);
   });
 });
 
-describe('what is prerendered', () => {
-  it('is the public pages and one page per public campaign; never a guarded or redirected path', () => {
-    const paths = prerenderPaths(routeRules, { '/campaign': ['1', '2', 'components', '../x'] });
-    expect(paths).toEqual(['/', '/campaign/1', '/campaign/2', '/campaign/components/info', '/login']);
-    expect(paths).not.toContain('/home');
-    expect(paths).not.toContain('/profile');
+describe('what the server renders', () => {
+  it('is the public pages and every campaign page; never a guarded or redirected path', () => {
+    const paths = renderedPaths(routeRules);
+    expect(paths).toEqual(['/', '/campaign/**', '/campaign/components/info', '/login']);
+    for (const path of ['/', '/login', '/campaign/1', '/campaign/999999', '/campaign/components/info'])
+      expect(isRenderedPath(path, routeRules), path).toBe(true);
+    // Signed-in pages, redirected paths and paths no rule covers get the SPA shell.
+    for (const path of [
+      '/home',
+      '/profile',
+      '/campaign/components',
+      '/campaigns/1',
+      '/campaign',
+      '/campaign/1.5',
+    ])
+      expect(isRenderedPath(path, routeRules), path).toBe(false);
   });
 
-  it('expands a prefix only with the items given for it', () => {
-    expect(prerenderPaths({ '/a/**': { prerender: true }, '/b': { prerender: false } }, {})).toEqual([]);
-    expect(prerenderPaths({ '/a/**': { prerender: true } }, { '/a': ['x', 'y'] })).toEqual(['/a/x', '/a/y']);
+  it('lists a prefix as it is and leaves out rules without prerender', () => {
+    expect(renderedPaths({ '/a/**': { prerender: true }, '/b': { prerender: false } })).toEqual(['/a/**']);
+    expect(renderedPaths({ '/a/': { prerender: true }, '/c': { prerender: true, redirect: '/' } })).toEqual([
+      '/a',
+    ]);
   });
 });

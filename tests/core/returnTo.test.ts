@@ -50,7 +50,7 @@ describe('safeReturnTo', () => {
     '/LOGIN/',
     '/login?redirect=/home',
     '/a/../login',
-    // Dot segments that resolve to a protocol-relative path (the audit's payloads, issue 9).
+    // Dot segments that resolve to a protocol-relative path (the audit's payloads).
     '/..//evil.example',
     '/.//evil.example',
     '/%2e%2e//evil.example',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseLatestBuild, parseManifest, routeRules, rulesFor } from '../../core/routeRules';
 import { parseLocation } from '../../core/routes';
-import { manifestRouteRule } from '../../machines/app/guards';
+import { manifestRouteRule } from '../../machines/app/app.navigation';
 
 describe('route rules', () => {
   const table = {

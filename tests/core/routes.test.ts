@@ -67,7 +67,7 @@ describe('parseLocation', () => {
     'javascript:alert(1)',
     'relative',
     '',
-    // Resolved by the URL parser, these start with `//`: another host to a browser (issue 9).
+    // Resolved by the URL parser, these start with `//`: another host to a browser.
     '/..//evil.example',
     '/.//evil.example',
     '/%2e%2e//evil.example',

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { type PagePayload, parsePayload, serializeInlinePayload } from '../../core/payload';
-import { parseManifest, prerenderPaths, routeRules, rulesFor } from '../../core/routeRules';
+import { parseManifest, renderedPaths, routeRules, rulesFor } from '../../core/routeRules';
 import {
   findRoute,
   matchRoute,
@@ -13,8 +13,8 @@ import {
   type RouteName,
   type RouteRecord,
 } from '../../core/routes';
-import { toAppError } from '../../machines/app/errors';
-import { manifestRouteRule, UnknownGuardError } from '../../machines/app/guards';
+import { manifestRouteRule, UnknownGuardError } from '../../machines/app/app.navigation';
+import { toAppError } from '../../machines/app/errorCatalogue';
 import { flush, startApp } from '../support/appHarness';
 
 describe('the route table in the app', () => {
@@ -140,13 +140,11 @@ describe('route rules at their edges', () => {
     });
   });
 
-  it('prerender one page per item of any length, and nothing for an item that is no plain segment', () => {
-    expect(prerenderPaths(routeRules, { '/campaign': ['12', 'garden-2.v1', 'a/b', ''] })).toEqual([
-      '/',
-      '/campaign/12',
+  it('render every page under a prefix, and list the prefix rather than its pages', () => {
+    expect(renderedPaths(routeRules)).toContain('/campaign/**');
+    expect(renderedPaths(routeRules).filter((path) => path.startsWith('/campaign/'))).toEqual([
+      '/campaign/**',
       '/campaign/components/info',
-      '/campaign/garden-2.v1',
-      '/login',
     ]);
   });
 });

@@ -53,10 +53,7 @@ function checkedFiles(files: readonly string[]): string[] {
     (file) =>
       file === 'README.md' ||
       (file.startsWith('docs/') && file.endsWith('.md')) ||
-      (/\.(?:ts|tsx|mjs)$/.test(file) &&
-        !file.startsWith('styled-system/') &&
-        // Made-up modules the mutant-kinds script is tested on: their paths are part of the fiction.
-        !file.startsWith('scripts/mutation/mutant-kinds.fixtures/')),
+      (/\.(?:ts|tsx|mjs)$/.test(file) && !file.startsWith('styled-system/')),
   );
 }
 

@@ -1,5 +1,5 @@
 // @vitest-environment node
-// The two composition roots (issue 34): server/app.ts and api/plugin.ts configure Fastify and register plugins and
+// The two composition roots: server/app.ts and api/plugin.ts configure Fastify and register plugins and
 // routes by resource; they define no route themselves and stay short, so a new feature lands in a file of its own
 // (server/plugins/, server/routes/, api/routes/) instead of growing them again.
 import { readFileSync } from 'node:fs';

@@ -38,7 +38,7 @@ const network = vi.hoisted(() => {
           },
         };
       };
-      return state.hold ? state.hold.then(answer) : answer();
+      return state.hold !== null ? state.hold.then(answer) : answer();
     },
   };
 });

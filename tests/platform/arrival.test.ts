@@ -4,7 +4,7 @@
 // visitor was on a page returned to, a #fragment's target), focus is on the page's main heading (or that target) and
 // the live region says the new title, once. The document's first page keeps the browser's focus.
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Arrival } from '../../machines/app/app.utils';
+import type { Arrival } from '../../machines/app/app.setup';
 import {
   ANNOUNCER_ATTRIBUTE,
   arriveAtFragment,

@@ -30,4 +30,17 @@ describe('start-up', () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
     await expect(mountOrReport(() => Promise.reject(error), document)).rejects.toBe(error);
   });
+
+  it('a start-up cut short by leaving the page is no failure: WebKit rejects the imports still loading', async () => {
+    const doc = page();
+    const log = vi.spyOn(console, 'error').mockImplementation(() => {});
+    log.mockClear();
+    let fail: (error: Error) => void = () => {};
+    const mounting = mountOrReport(() => new Promise<void>((_, reject) => (fail = reject)), doc);
+    doc.defaultView?.dispatchEvent(new Event('pagehide'));
+    fail(new TypeError('Importing a module script failed.'));
+    await expect(mounting).resolves.toBeUndefined();
+    expect(doc.getElementById('boot-failure')?.hidden).toBe(true);
+    expect(log).not.toHaveBeenCalled();
+  });
 });

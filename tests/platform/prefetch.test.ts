@@ -74,7 +74,8 @@ describe('page-data cache', () => {
       return new Promise(() => undefined);
     });
     const navigation = new AbortController();
-    cache.take('/a', navigation.signal);
+    // Taken, never awaited: the request never answers, and what matters is its signal.
+    void cache.take('/a', navigation.signal);
     expect(prefetchSignal?.aborted).toBe(false);
     navigation.abort();
     expect(prefetchSignal?.aborted).toBe(true);
@@ -379,7 +380,8 @@ describe('page-data cache: order, cancelling and viewers', () => {
     cache.prefetch('/a', running.load);
     const navigation = new AbortController();
     navigation.abort();
-    cache.take('/a', navigation.signal);
+    // Taken, never awaited: the request never answers, and what matters is its signal.
+    void cache.take('/a', navigation.signal);
     expect(running.signal()?.aborted).toBe(true);
   });
 
@@ -390,7 +392,8 @@ describe('page-data cache: order, cancelling and viewers', () => {
     answered.resolve(1);
     await flush();
     const first = new AbortController();
-    cache.take('/a', first.signal);
+    // Not awaited: the navigation is superseded while it holds the answered request.
+    void cache.take('/a', first.signal);
     first.abort();
     expect(answered.signal()?.aborted).toBe(false);
 

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type OpenDatabase, openDatabase } from '../../api/database/open';
 import { precompress } from '../../build/precompress';
 import { TRANSITION_FREEZE_CSS } from '../../core/colorModeFreeze';
 import { buildServer } from '../../server/app';
@@ -28,6 +29,26 @@ const BOOT = "document.documentElement.classList.add('light')";
 const INDEX = `<!doctype html><html><head><script>${BOOT}</script><script type="module" src="/assets/index-abc.js"></script></head><body><div id="root"></div></body></html>`;
 const SHELL = `<!doctype html><html><head><script>${BOOT}</script></head><body>shell</body></html>`;
 const PRERENDERED = `<!doctype html><html><head><script>${BOOT}</script><script>window.__hydrate = 1</script><script type="application/json" id="payload">{"a":1}</script></head><body><div style="width: 42%">campaign one</div></body></html>`;
+/**
+ * A render bundle as the build writes it (dist/.render/render.mjs, build/renderEntry.ts), small enough to read:
+ * it renders a campaign page from what the server's API answers it, and every other page as PRERENDERED.
+ */
+const RENDER_BUNDLE = `
+const page = (text) => ${JSON.stringify(PRERENDERED)}.replace('campaign one', text);
+export async function createDocumentRenderer({ fetch }) {
+  return {
+    buildId: ${JSON.stringify('test-build-1')},
+    async render(path, formState) {
+      const id = /^\\/campaign\\/(\\d+)$/.exec(path)?.[1];
+      if (!id) return { html: page(formState ? 'failed ' + path : 'page ' + path), payload: { buildId: 'test-build-1', path }, route: 'index' };
+      const answer = await fetch('/api/campaigns/' + id);
+      if (!answer.ok) throw Object.assign(new Error('no campaign'), { statusCode: answer.status });
+      const { campaign } = await answer.json();
+      return { html: page(campaign.title), payload: { buildId: 'test-build-1', path, data: campaign }, route: 'campaign' };
+    },
+  };
+}
+`;
 const BIG_JS = `export const words = ${JSON.stringify(Array.from({ length: 400 }, (_, i) => `word-${i}`))};\n`;
 const BUILD_ID = 'test-build-1';
 
@@ -36,6 +57,7 @@ const HEADER_OPTIONS = { iconFallbackUrl: 'https://api.iconify.design', hsts: fa
 let root: string;
 let dist: string;
 let app: FastifyInstance;
+let database: OpenDatabase;
 
 async function put(relative: string, content: string) {
   const file = path.join(dist, relative);
@@ -48,8 +70,7 @@ beforeAll(async () => {
   dist = path.join(root, 'dist');
   await put('index.html', INDEX);
   await put('200.html', SHELL);
-  await put('campaign/1/index.html', PRERENDERED);
-  await put('campaign/1/_payload.json', '{"campaign":1}');
+  await put('.render/render.mjs', RENDER_BUNDLE);
   await put('assets/index-abc.js', BIG_JS);
   await put('assets/index-abc.js.map', '{"version":3}');
   await put('assets/tiny-abc.css', 'a{}');
@@ -62,7 +83,32 @@ beforeAll(async () => {
   await put('404.html', SHELL);
   await writeFile(path.join(root, 'secret.txt'), 'outside the build');
   await precompress(dist);
+  database = await openDatabase(
+    { kind: 'pglite', dir: path.join(root, 'data', 'db') },
+    { migrate: true, demoData: true },
+  );
+  // More live campaigns than the demo's three, so the list's JSON is past the compression threshold.
+  await database.db
+    .insertInto('campaigns')
+    .values(
+      Array.from({ length: 6 }, (_, index) => ({
+        id: 100 + index,
+        title: `Live campaign ${index}`,
+        summary: 'A campaign added for the list to be long enough to compress on the fly.',
+        description: 'd',
+        status: 'active' as const,
+        goal: 100,
+        raised: 10,
+        ownerId: 'u1',
+        featured: false,
+        image: null,
+        startsOn: '2025-01-01',
+        endsOn: '2025-12-31',
+      })),
+    )
+    .execute();
   app = await buildServer({
+    database,
     distDir: dist,
     dataDir: path.join(root, 'data'),
     imagesDir: path.join(root, 'images'),
@@ -75,6 +121,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await app?.close();
+  await database?.close();
   await rm(root, { recursive: true, force: true });
 });
 
@@ -123,7 +170,7 @@ describe('caching by kind of file', () => {
   it('HTML revalidates with an ETag, and an unchanged page is a 304', async () => {
     const first = await get('/', { ...html, 'accept-encoding': 'br' });
     expect(first.statusCode).toBe(200);
-    expect(first.headers['cache-control']).toBe('no-cache');
+    expect(first.headers['cache-control']).toBe('public, no-cache');
     const etag = first.headers.etag as string;
     expect(etag).toBeTruthy();
     const again = await get('/', { ...html, 'accept-encoding': 'br', 'if-none-match': etag });
@@ -137,9 +184,9 @@ describe('caching by kind of file', () => {
       'public, max-age=31536000, immutable',
     );
     const payload = await get(`/campaign/1/_payload.json?${BUILD_ID}`);
-    expect(payload.headers['cache-control']).toBe('no-cache');
+    expect(payload.headers['cache-control']).toBe('public, no-cache');
     expect(payload.headers['content-type']).toMatch(/^application\/json/);
-    expect(payload.json()).toEqual({ campaign: 1 });
+    expect(payload.json()).toMatchObject({ buildId: BUILD_ID, path: '/campaign/1', data: { id: 1 } });
   });
 });
 
@@ -160,13 +207,26 @@ describe('documents and missing files', () => {
     expect(response.headers['cache-control']).toBe('no-cache');
   });
 
-  it('a prerendered page is served for its path, with or without a trailing slash, never redirected', async () => {
+  it('a public page is rendered for its path from the database, with or without a trailing slash, never redirected', async () => {
     for (const url of ['/campaign/1', '/campaign/1/']) {
       const response = await get(url, html);
       expect(response.statusCode, url).toBe(200);
-      expect(response.body).toBe(PRERENDERED);
+      expect(response.body).toBe(PRERENDERED.replace('campaign one', 'Maple Street Community Garden'));
+      expect(response.headers['cache-control']).toBe('public, no-cache');
+      expect(response.headers.etag).toMatch(/^"[\w-]+"$/);
     }
-    expect((await get('/', html)).body).toBe(INDEX);
+    expect((await get('/', html)).body).toBe(PRERENDERED.replace('campaign one', 'page /'));
+    // A campaign that does not exist (or a draft: the render asks as nobody) gets the shell, as a 404.
+    for (const url of ['/campaign/999', '/campaign/5']) {
+      const missing = await get(url, html);
+      expect(missing.statusCode, url).toBe(404);
+      expect(missing.body).toBe(SHELL);
+    }
+  });
+
+  it('renders a public page as a signed-out visitor sees it, whoever asks', async () => {
+    const signedIn = await get('/campaign/5', { ...html, cookie: 'session=anything' });
+    expect(signedIn.statusCode).toBe(404);
   });
 
   it('applies the route rules to documents with a 307, keeping the query', async () => {
@@ -209,6 +269,7 @@ describe('documents and missing files', () => {
   });
 
   it('a page address that only looks like a file name still reaches the app, which shows its 404', async () => {
+    // No route matches them, so nothing is rendered: the shell's app shows its 404 view.
     for (const url of ['/campaign/1.5', '/campaign/components.', '/home.backup', '/v1.2/campaigns']) {
       const response = await get(url, html);
       expect(response.statusCode, url).toBe(200);
@@ -447,7 +508,11 @@ describe('operations', () => {
   it('/healthz answers 200 with the build id, never cached', async () => {
     const response = await get('/healthz');
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ status: 'ok', buildId: BUILD_ID });
+    expect(response.json()).toMatchObject({
+      status: 'ok',
+      buildId: BUILD_ID,
+      pages: { status: 'ok', database: 'ok', listener: 'listening' },
+    });
     expect(response.headers['cache-control']).toBe('no-store');
   });
 

@@ -1,6 +1,6 @@
 // @vitest-environment node
 /**
- * The production server at the edge (issue 31), built from the production recipe exactly as `npm start` builds
+ * The production server at the edge, built from the production recipe exactly as `npm start` builds
  * it (deploy/production.env read through server/environment.ts and server/options.ts), behind one reverse proxy
  * that terminates TLS: the client's address is the one the proxy appended, whatever the client wrote before it;
  * the site is PUBLIC_ORIGIN and nothing else (421 for another Host, X-Forwarded-Host never believed); an https

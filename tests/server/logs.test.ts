@@ -1,6 +1,6 @@
 // @vitest-environment node
 /**
- * What the production server's log holds when the database fails mid-request (issue 30): the error's kind and
+ * What the production server's log holds when the database fails mid-request: the error's kind and
  * words, the request's path, never the failed query's parameters (a password hash, an email, a report's text),
  * never a query string, and no line longer than a few kB. The database is the test's, so the test can break it.
  */

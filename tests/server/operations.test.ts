@@ -1,6 +1,6 @@
 // @vitest-environment node
 /**
- * Operations at the edge (issue 32): request ids taken from a trusted proxy (TRUST_PROXY) when they are safe, and
+ * Operations at the edge: request ids taken from a trusted proxy (TRUST_PROXY) when they are safe, and
  * made otherwise, in every log line and in the answer; load shedding while the event loop lags, /healthz never
  * shed; the per-address limits.
  */

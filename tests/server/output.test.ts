@@ -202,16 +202,16 @@ describe('the production artifact (.output), installed and started outside the c
     }
   });
 
-  it('serves the prerendered landing page', async () => {
+  it('renders the landing page on request from its database, with the React the bundle carries', async () => {
     const res = await page('/');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/html/);
     const html = await res.text();
-    expect(html).toContain('Featured campaigns');
+    expect(html).toContain('Live campaigns');
     expect(html).toContain('id="__CAMPAIGN_PAYLOAD__"');
   });
 
-  it('serves a prerendered campaign with its data in the HTML', async () => {
+  it('renders a campaign with its data in the HTML', async () => {
     const res = await page('/campaign/1');
     expect(res.status).toBe(200);
     const html = await res.text();

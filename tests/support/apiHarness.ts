@@ -7,7 +7,7 @@ import { mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:f
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse, RouteOptions } from 'fastify';
 import getPort from 'get-port';
 import { sql } from 'kysely';
 import pg from 'pg';
@@ -115,20 +115,8 @@ export function migratedDump(): Promise<Blob> {
   return dump;
 }
 
-/**
- * One embedded database per test worker, when `API_TEST_SHARED_DATABASE` is set (the API's mutation run, whose
- * worker runs every test file of a mutant in one thread): each test file gets it back at the seed data, and
- * closing it leaves it open for the next file.
- */
-let shared: Promise<OpenDatabase> | undefined;
-
 async function openEmbedded(): Promise<OpenDatabase> {
-  if (!process.env.API_TEST_SHARED_DATABASE)
-    return openDatabase({ kind: 'pglite', from: await migratedDump() }, AS_DUMPED);
-  shared ??= migratedDump().then((from) => openDatabase({ kind: 'pglite', from }, AS_DUMPED));
-  const database = await shared;
-  await resetDatabase(database);
-  return { ...database, close: async () => {} };
+  return openDatabase({ kind: 'pglite', from: await migratedDump() }, AS_DUMPED);
 }
 
 /** Opens a migrated database of the given kind; `close` also drops a PostgreSQL one. */
@@ -223,6 +211,8 @@ export async function storedReports(database: OpenDatabase): Promise<number> {
 
 export interface ApiClient {
   app: FastifyInstance;
+  /** Every route the app registered, in order (HEAD routes and the API's 404 and 405 stand-ins included). */
+  routes: readonly RouteOptions[];
   request(
     options: Omit<InjectOptions, 'headers'> & {
       cookie?: string;
@@ -246,7 +236,9 @@ export interface ApiClientOptions {
 
 /** The API on `database`, with a browser's same-origin headers on every state-changing request. */
 export async function apiClient(database: OpenDatabase, options: ApiClientOptions = {}): Promise<ApiClient> {
+  const routes: RouteOptions[] = [];
   const { app } = await createApiApp({
+    onRoute: (route) => routes.push(route),
     config: testApiConfig(options.config),
     database,
     ...(options.loginTemplate ? { loginTemplate: options.loginTemplate } : {}),
@@ -266,6 +258,7 @@ export async function apiClient(database: OpenDatabase, options: ApiClientOption
   };
   return {
     app,
+    routes,
     request,
     async signIn(email = 'demo@example.com', password = 'demo-password') {
       const res = await request({ method: 'POST', url: '/api/session', payload: { email, password } });

@@ -18,9 +18,9 @@ import {
   type ReloadClaim,
   type RevalidateInput,
 } from '../../machines/app/app.machine';
-import type { AddressBarUpdate, Arrival, FragmentArrival } from '../../machines/app/app.utils';
-import type { AppError } from '../../machines/app/errors';
-import { type RouteGuard, routeGuards } from '../../machines/app/guards';
+import { routeGuards } from '../../machines/app/app.navigation';
+import type { AddressBarUpdate, Arrival, FragmentArrival, RouteGuard } from '../../machines/app/app.setup';
+import type { AppError } from '../../machines/app/errorCatalogue';
 import { colorModeMachine } from '../../machines/colorMode/colorMode.machine';
 import { sessionMachine } from '../../machines/session/session.machine';
 import { createToasterMachine } from '../../machines/toast/toaster.machine';

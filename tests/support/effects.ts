@@ -2,8 +2,8 @@
  * Records every effect a running machine requests, from the actor's inspection events, so path tests can
  * assert what was asked for and not only where the machine ended up:
  *
- * - `{ action, params }`: a named action with its resolved parameters (assignments are not effects: the
- *   context slice of each step shows them);
+ * - `{ action, params }`: a named action with its resolved parameters (assignments are not effects:
+ *   promises read the context for them);
  * - `{ invoke, id, input }`: an actor the machine invoked or spawned, with its input;
  * - `{ stop }`: a child the machine stopped (an invoke left behind by its state, a spawned toast);
  * - `{ sendTo, event }`: an event the machine sent to one of its children;
@@ -30,7 +30,7 @@ interface InspectionEvent {
   readonly action?: { readonly type: string; readonly params?: Record<string, unknown> };
 }
 
-/** Plain data for comparison and for the frozen files: actors by id, errors by message, no functions. */
+/** Plain data for comparison and for stored events (reports): actors by id, errors by message, no functions. */
 export function plain(value: unknown, depth = 0): unknown {
   if (depth > 12) return '[deep]';
   if (value === null || value === undefined) return value ?? null;
@@ -38,7 +38,7 @@ export function plain(value: unknown, depth = 0): unknown {
   // JSON has no Infinity (a toast that never closes by itself); `revive` restores it.
   if (typeof value === 'number' && !Number.isFinite(value)) return { $number: String(value) };
   if (typeof value !== 'object') return value;
-  // `revive` turns it back into an Error, so a frozen event replays as it was sent.
+  // `revive` turns it back into an Error, so a stored event replays as it was sent.
   if (value instanceof Error) {
     // Own fields too (a status code on an API error), which machines read as well.
     const fields = Object.fromEntries(
@@ -57,7 +57,7 @@ export function plain(value: unknown, depth = 0): unknown {
   return out;
 }
 
-/** The inverse of `plain` for events read from a frozen file: errors become Errors again. */
+/** The inverse of `plain` for events read back (a report): errors become Errors again. */
 export function revive(value: unknown): unknown {
   if (value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.map(revive);

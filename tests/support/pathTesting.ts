@@ -5,8 +5,8 @@
  *    `xstate.after.*` events standing in for its actors and timers) and yields the adjacency map.
  * 2. One path per edge: the shortest path to the edge's source state plus the edge itself, so every
  *    reachable transition is taken.
- * 3. `frozenPaths.ts` replays them on a real actor with a SimulatedClock and compares every step with
- *    the committed file of expected results.
+ * 3. `pathPromises.ts` replays them on a real actor with a SimulatedClock and checks, at every step, what
+ *    each state the machine is in promises.
  * 4. Coverage comes from the actor's own inspection events: every state node entered (transient ones
  *    included, from microsteps) and every transition definition taken, against the machine's totals.
  */
@@ -46,13 +46,19 @@ function eventKey(event: AnyEventObject): string {
   return JSON.stringify(event);
 }
 
-function describePath(steps: readonly PathStep[]): string {
+/** `reaches <value>: init → event → …`, the name a path has in failures. */
+export function describePath(steps: readonly PathStep[]): string {
   const last = steps[steps.length - 1];
   const target = last ? JSON.stringify(last.state.value) : '?';
   const trail = steps
     .map((step) => (step.event.type === 'xstate.init' ? 'init' : shortEvent(step.event)))
     .join(' → ');
   return `reaches ${target}: ${trail}`;
+}
+
+/** `init → nav.go(to=/) → …`: a path's events as failures print them. */
+export function describeTrail(events: readonly AnyEventObject[]): string {
+  return events.map((event) => (event.type === 'xstate.init' ? 'init' : shortEvent(event))).join(' → ');
 }
 
 function shortEvent(event: AnyEventObject): string {
@@ -111,30 +117,51 @@ export function generateEdgePaths<TInput>(options: PathModelOptions<TInput>): Ge
   return paths;
 }
 
-/** Every state node id and every transition definition of a machine: the coverage denominators. */
+/**
+ * Every state node id and every transition definition of a machine: the coverage denominators. `names` are
+ * the transitions as promises name them: the source below the root (the machine's id for the root), e.g.
+ * `navigation.loading on xstate.done.actor.loadPage` or `navigation.guarding always [hasGuardFailure]`.
+ */
 export function machineInventory(machine: AnyStateMachine): {
   states: Set<string>;
   transitions: Map<string, string>;
+  names: Map<string, string>;
 } {
   const states = new Set<string>();
   const transitions = new Map<string, string>();
+  const names = new Map<string, string>();
+  const relative = (id: string) => (id === machine.id ? id : id.slice(machine.id.length + 1));
+  const add = (node: AnyStateNode, definition: AnyTransitionDefinition, index: number, on: string) => {
+    const key = transitionKey(definition, index);
+    transitions.set(key, `${node.id} ${on}${describeGuard(definition)}`);
+    names.set(key, `${relative(node.id)} ${on}${describeGuard(definition)}`);
+  };
   const visit = (node: AnyStateNode) => {
     states.add(node.id);
     for (const [eventType, definitions] of node.transitions) {
       definitions.forEach((definition, index) => {
-        transitions.set(
-          transitionKey(definition, index),
-          `${node.id} on ${eventType}${describeGuard(definition)}`,
-        );
+        add(node, definition, index, `on ${eventType}`);
       });
     }
     (node.always ?? []).forEach((definition: AnyTransitionDefinition, index: number) => {
-      transitions.set(transitionKey(definition, index), `${node.id} always${describeGuard(definition)}`);
+      add(node, definition, index, 'always');
     });
     for (const child of Object.values(node.states)) visit(child as AnyStateNode);
   };
   visit(machine.root);
-  return { states, transitions };
+  return { states, transitions, names };
+}
+
+const inventories = new WeakMap<AnyStateMachine, ReturnType<typeof machineInventory>>();
+
+/** A transition definition that was taken, by the name promises give it (see `machineInventory`). */
+export function transitionName(machine: AnyStateMachine, definition: AnyTransitionDefinition): string {
+  let inventory = inventories.get(machine);
+  if (!inventory) {
+    inventory = machineInventory(machine);
+    inventories.set(machine, inventory);
+  }
+  return inventory.names.get(keyOfTaken(definition)) ?? `(unknown) ${definition.eventType}`;
 }
 
 function describeGuard(definition: AnyTransitionDefinition): string {

@@ -6,7 +6,7 @@
 import { expect, vi } from 'vitest';
 import type { ReportBody } from '../../api/types';
 import { routes } from '../../core/routes';
-import { routeGuards } from '../../machines/app/guards';
+import { routeGuards } from '../../machines/app/app.navigation';
 import { config } from '../../src/config';
 import { startEventLog } from '../../src/platform/eventLog';
 import { startApp } from './appHarness';

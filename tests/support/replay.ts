@@ -2,7 +2,7 @@
  * Replays a report's events (api/types.ts ReportBody) through the app machine in Node, with the inert
  * effects of the path tests (./appHarness.ts) and their effect recorder (./effects.ts): what the browser's
  * effects answered is in the events themselves (`xstate.done.actor.*`, `xstate.error.actor.*`), and its
- * timers fire on a SimulatedClock when their `xstate.after.*` event comes, as in the frozen path tests.
+ * timers fire on a SimulatedClock when their `xstate.after.*` event comes, as in the generated path tests.
  * Used by `npm run replay` (scripts/reports/replay.ts), by tests/scripts/reports/replay.test.ts and by generated tests/replays/.
  */
 import {

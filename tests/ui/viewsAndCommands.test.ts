@@ -1,7 +1,7 @@
 /**
  * Components render views and call commands (docs/architecture.md): in src/ui, src/pages, src/layouts and
  * src/App.tsx, nothing sends an actor an event (`.send(`), reads a state (`.matches({…})`, `.hasTag(`), or takes
- * a snapshot (`.getSnapshot()`) other than to hand it straight to a `*View()` function. src/ui/appActor.ts is the
+ * a snapshot (`.getSnapshot()`) other than to hand it straight to a `*View()` function. src/platform/appActor.ts is the
  * one bridge allowed to. The DOM's `Element.matches(':hover')` is no state read. Each rule is proved on planted
  * files, as the import rules are (tests/house/dependencyRules.test.ts), and on allowed code that must pass.
  */
@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 
 const root = join(import.meta.dirname, '../..');
 const SCOPE = ['src/ui', 'src/pages', 'src/layouts', 'src/App.tsx'];
-const BRIDGE = 'src/ui/appActor.ts';
+const BRIDGE = 'src/platform/appActor.ts';
 
 interface Node {
   readonly type: string;

@@ -4,10 +4,9 @@ import type { Kysely } from 'kysely';
 type AnyDb = Kysely<any>;
 
 /**
- * Empty on purpose. This migration used to write the demo accounts and campaigns into every database, a
- * production PostgreSQL included (issue 32). Migrations are schema only now: the demo data is written by its own
- * step after migrating, and only when asked for (../demoData.ts, DEMO_DATA). It keeps its name in the list
- * because it has shipped: databases that ran it record it, and Kysely refuses a database whose recorded
+ * Empty on purpose. Migrations are schema only: the demo accounts and campaigns are written by their own
+ * step after migrating, and only when asked for (../demoData.ts, DEMO_DATA), never into a production
+ * database. This migration once wrote them, and keeps its name in the list because it has shipped: databases that ran it record it, and Kysely refuses a database whose recorded
  * migrations are missing. Those databases keep the rows it wrote (0005 replaced their scrypt hashes).
  */
 export async function up(_db: AnyDb): Promise<void> {}

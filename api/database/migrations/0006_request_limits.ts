@@ -6,7 +6,7 @@ type AnyDb = Kysely<any>;
 /**
  * The production server's per-address flood limits (server/plugins/rateLimit.ts: requests to /api/*, new image
  * variants) move from each process's memory into the database, so that every instance on one PostgreSQL shares
- * them (issue 32). They are counted on every API request, so the table is UNLOGGED: its writes skip the WAL, and
+ * them. They are counted on every API request, so the table is UNLOGGED: its writes skip the WAL, and
  * a commit that touched nothing else waits for no flush to disk (a logged upsert with fsync on cost two to three
  * times as much on PGlite). After a crash PostgreSQL empties it, which for one-minute flood counts only means a
  * fresh minute. The sign-in and report limits stay in `rate_limits`, which is logged: they must outlive a crash.

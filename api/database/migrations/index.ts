@@ -6,6 +6,7 @@ import * as rateLimits from './0004_rate_limits.ts';
 import * as argon2idSeedHashes from './0005_argon2id_seed_hashes.ts';
 import * as requestLimits from './0006_request_limits.ts';
 import * as accounts from './0007_accounts.ts';
+import * as pageNotifications from './0009_page_notifications.ts';
 
 /**
  * Every migration, by name; Kysely runs them in name order and records each in `kysely_migration`.
@@ -21,4 +22,5 @@ export const migrations: Record<string, Migration> = {
   '0005_argon2id_seed_hashes': argon2idSeedHashes,
   '0006_request_limits': requestLimits,
   '0007_accounts': accounts,
+  '0009_page_notifications': pageNotifications,
 };

@@ -1,5 +1,5 @@
 // @vitest-environment node
-// A refused sign-in costs the same work whoever it is for (issue 31.8): an unknown email, a wrong password for a
+// A refused sign-in costs the same work whoever it is for: an unknown email, a wrong password for a
 // demo account, and one for an account that signed up all run exactly one argon2id verify at the configured
 // parameters. The seed's accounts used to hash with scrypt, a different cost that told them apart (41 ms
 // against 16). Structural, not timed: a spy on the argon2 binding counts and reads each verify.

@@ -1,5 +1,5 @@
 // @vitest-environment node
-// Durable by default (issue 31.6): an acknowledged write of the embedded database is on the disk, not only in the
+// Durable by default: an acknowledged write of the embedded database is on the disk, not only in the
 // page cache. PGlite's defaults start PostgreSQL with fsync off (-F), and Emscripten's NODEFS drops fsync even
 // when PostgreSQL asks; both are undone in api/database/open.ts, and both are checked here on a folder database.
 import fs from 'node:fs';

@@ -1,5 +1,5 @@
 // @vitest-environment node
-// Migrations are schema only, the demo data is its own step (issue 32), and MIGRATE_ON_START=0 makes migrating a
+// Migrations are schema only, the demo data is its own step, and MIGRATE_ON_START=0 makes migrating a
 // step of its own (`npm run db:migrate`). Each case starts the API as the server does (createApiApp over
 // readApiConfig of an environment) on a new database of each kind: a DATA_DIR folder, or a DATABASE_URL one.
 import { execFile } from 'node:child_process';

@@ -402,7 +402,7 @@ describe('migrations that cannot run', { timeout: 60_000 }, () => {
   it('name the migration that failed, not the one before it that ran, and the open fails', async () => {
     // 0002 runs again (it does nothing now), then 0003 finds its table.
     const from = await dumpAfter(
-      `delete from kysely_migration where name in ('0002_seed', '0003_reports', '0004_rate_limits', '0005_argon2id_seed_hashes', '0006_request_limits', '0007_accounts')`,
+      `delete from kysely_migration where name in ('0002_seed', '0003_reports', '0004_rate_limits', '0005_argon2id_seed_hashes', '0006_request_limits', '0007_accounts', '0009_page_notifications')`,
     );
     const error = await openingError({ kind: 'pglite', from });
     expect(error.message).toBe(
@@ -435,6 +435,22 @@ describe('migrations undone', { timeout: 60_000 }, () => {
       );
 
     await withSeedHashes(database);
+    // 0009: the notification triggers and the list's index go; every table stays.
+    expect((await migrator.migrateDown()).error).toBeUndefined();
+    expect(await tables()).toEqual([
+      'campaigns',
+      'rate_limits',
+      'reports',
+      'request_limits',
+      'sessions',
+      'users',
+    ]);
+    const triggers = await sql<{
+      n: string;
+    }>`select count(*) as n from pg_trigger where not tgisinternal`.execute(db);
+    expect(Number(triggers.rows[0]?.n)).toBe(0);
+
+    // 0007: the users' email key and its unique index go; every table stays.
     expect((await migrator.migrateDown()).error).toBeUndefined();
     expect(await tables()).toEqual([
       'campaigns',
@@ -555,6 +571,7 @@ describe('the schema the migrations build', () => {
     expect(indexes.rows.map((row) => row.indexdef)).toEqual([
       'CREATE INDEX campaigns_owner_idx ON public.campaigns USING btree (owner_id, id)',
       "CREATE INDEX campaigns_public_idx ON public.campaigns USING btree (featured DESC, id) WHERE (status <> 'draft'::text)",
+      'CREATE INDEX campaigns_status_id ON public.campaigns USING btree (status, id DESC)',
       'CREATE INDEX reports_received_idx ON public.reports USING btree (received_at, id)',
       'CREATE INDEX sessions_expires_idx ON public.sessions USING btree (expires_at)',
       'CREATE INDEX sessions_last_seen_idx ON public.sessions USING btree (last_seen_at)',

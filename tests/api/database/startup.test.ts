@@ -83,6 +83,7 @@ describe.each(backends())('migrations on %s', { timeout: 60_000 }, (kind) => {
       '0005_argon2id_seed_hashes',
       '0006_request_limits',
       '0007_accounts',
+      '0009_page_notifications',
     ]);
   });
 

@@ -255,7 +255,8 @@ describe.each(backends())('form routes on %s', (kind) => {
   it('missing or over-long fields are a 400 with a clear message', async () => {
     const missing = await signInForm({ email: 'demo@example.com' });
     expect(missing.statusCode).toBe(400);
-    expect(missing.body).toContain('Email and password are required.');
+    // The sign-in form's messages (core/forms.ts), as the page and the JSON route word them.
+    expect(missing.body).toContain('Enter your password.');
     expect(missing.body).toContain('value="demo@example.com"');
     expect((await signInForm({ password: 'x' })).statusCode).toBe(400);
     expect((await signInForm({ email: '   ', password: 'x' })).statusCode).toBe(400);
@@ -266,7 +267,10 @@ describe.each(backends())('form routes on %s', (kind) => {
     expect(longEmail.body).toContain('value=""');
     const empty = await signInForm({ email: 'demo@example.com', password: '' });
     expect(empty.statusCode).toBe(400);
-    expect(empty.body).toContain('<div role="alert">Email and password are required.</div>');
+    expect(empty.body).toContain('<div role="alert">Enter your password.</div>');
+    const noAt = await signInForm({ email: 'demo', password: 'x' });
+    expect(noAt.statusCode).toBe(400);
+    expect(noAt.body).toContain('<div role="alert">Enter an email address like name@example.com.</div>');
     // At the limits exactly: checked (and refused as wrong), and the email is echoed.
     const email254 = `${'a'.repeat(244)}@x.example`;
     expect(email254).toHaveLength(254);
@@ -365,7 +369,7 @@ describe.each(backends())('form routes on %s', (kind) => {
         cookie,
       });
       expect(byJson.statusCode).toBe(400);
-      expect(byJson.json()).toEqual({ message, field: 'displayName' });
+      expect(byJson.json()).toEqual({ message, fields: { displayName: message } });
     }
     // Joiners stay: emoji sequences and scripts that need them.
     for (const name of ['👩\u200d💻 Dee', 'می\u200cخواهم'])

@@ -1,5 +1,5 @@
 // @vitest-environment node
-// POST /api/reports as a stranger uses it (issue 30): text no browser sends, nesting that would blow a stack,
+// POST /api/reports as a stranger uses it: text no browser sends, nesting that would blow a stack,
 // numbers no browser measures, kinds mixed, floods from two processes, and a table someone else wrote to. Every
 // answer is a 4xx with a message or a 201, never a 500; what is stored comes back exactly as it was sent.
 import fc from 'fast-check';
@@ -19,7 +19,7 @@ const TOKEN = 'a-read-token-of-thirty-two-chars';
 const nested = (depth: number, array = false) =>
   array ? `${'['.repeat(depth)}${']'.repeat(depth)}` : `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
 
-/** Every way text can be hostile that issue 30 names: controls C0 and C1, NUL, separators, bidi, half a pair. */
+/** Every way text can be hostile: controls C0 and C1, NUL, separators, bidi, half a pair. */
 const HOSTILE = {
   'an escape sequence': '\u001b[2K\u001b[1AAll good',
   'a C1 control (CSI)': 'x\u009b31m',

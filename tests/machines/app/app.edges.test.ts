@@ -1,10 +1,10 @@
 /**
  * Behaviour of the app machine that the mutation run found untested: each test here fails under a mutant that
- * survived the full Stryker run (the ones that may live: scripts/mutation/survivors/machines/app.*.json).
+ * survived a Stryker run (the equivalent ones are marked where they live, with `// Stryker disable next-line`).
  */
 import { describe, expect, it } from 'vitest';
 import { findRoute, type RouteRecord } from '../../../core/routes';
-import type { RouteGuard } from '../../../machines/app/guards';
+import type { RouteGuard } from '../../../machines/app/app.setup';
 import { flush, HOUR, startApp, testGuards, testRoutes } from '../../support/appHarness';
 
 type App = Awaited<ReturnType<typeof startApp>>;

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { AnyEventObject, AnyMachineSnapshot, InspectionEvent } from 'xstate';
-import { createAppError } from '../../../machines/app/errors';
+import { createAppError } from '../../../machines/app/errorCatalogue';
 import { flush, HOUR, inertApp, startApp, testInput, testManifest } from '../../support/appHarness';
-import { registerFrozenPathTests } from '../../support/frozenPaths';
+import { registerPathTests } from '../../support/pathPromises';
 import { generateEdgePaths } from '../../support/pathTesting';
+import { appPromises, appTransitions } from './app.promises';
 
 async function showing(app: Awaited<ReturnType<typeof startApp>>, to: string) {
   app.send({ type: 'nav.go', to });
@@ -1079,72 +1080,16 @@ describe('app machine: generated paths', () => {
         ]),
     });
 
-  /** What every settled state must look like, whatever path led there. */
-  function assertState(snapshot: AnyMachineSnapshot) {
-    const navigation = value(snapshot).navigation;
-    const errors = value(snapshot).errors;
-    expect(snapshot.hasTag('booting')).toBe(navigation === 'booting');
-    expect(snapshot.hasTag('busy')).toBe(navigation !== 'booting' && navigation !== 'idle');
-    expect(snapshot.hasTag('slow')).toBe(JSON.stringify(navigation) === '{"loading":"slow"}');
-    expect(snapshot.hasTag('error')).toBe(errors === 'shown');
-    expect(snapshot.hasTag('updatePending')).toBe(snapshot.matches({ build: { updates: 'updatePending' } }));
-    if (errors === 'none') expect(snapshot.context.error).toBeNull();
-    else expect(snapshot.context.error?.message).toEqual(expect.any(String));
-    if (navigation === 'idle' || navigation === 'booting') expect(snapshot.context.pending).toBeNull();
-    else expect(snapshot.context.pending).not.toBeNull();
-    if (['recovering', 'retrying', 'claimingReload'].includes(String(navigation))) {
-      expect(snapshot.context.pending?.failure?.statusCode).toBe(500);
-    }
-    if (snapshot.matches({ build: { manifest: 'ready' } })) {
-      expect(snapshot.context.routeRules).toEqual(testManifest.rules);
-      expect(snapshot.context.prerendered).toEqual(expect.any(Array));
-    } else {
-      expect(snapshot.context.routeRules).toBeNull();
-      expect(snapshot.context.prerendered).toBeNull();
-    }
-    if (navigation === 'booting') expect(snapshot.context.current).toBeNull();
-    // Only build-time data on screen is checked, and never while a navigation is replacing it.
-    if (value(snapshot).freshness === 'revalidating') {
-      expect(snapshot.context.current?.stale).toBe(true);
-      expect(snapshot.context.pending).toBeNull();
-    } else if (snapshot.context.pending === null) {
-      expect(snapshot.context.current?.stale ?? false).toBe(false);
-    }
-    expect(snapshot.context.build.failedChecks).toBeGreaterThanOrEqual(0);
-    // Pages kept for Back: a few, pages only (no error page), never the page on screen, one copy each.
-    const kept = snapshot.context.remembered as {
-      route: string | null;
-      location: { pathname: string; search: string };
-    }[];
-    const keyOf = (location: { pathname: string; search: string }) =>
-      `${location.pathname}${location.search}`;
-    expect(kept.length).toBeLessThanOrEqual(testInput.maxRememberedPages);
-    expect(kept.every((page) => page.route !== null)).toBe(true);
-    expect(new Set(kept.map((page) => keyOf(page.location))).size).toBe(kept.length);
-    if (snapshot.context.current?.route)
-      expect(kept.map((page) => keyOf(page.location))).not.toContain(
-        keyOf(snapshot.context.current.location),
-      );
-  }
-
-  /** What a step can change; the rest (route table, guards, limits, timing, names) is the fixed input. */
-  const project = (snapshot: AnyMachineSnapshot) => {
-    const { session, pending, current, remembered, error, visitor, build, routeRules, prerendered, page } =
-      snapshot.context;
-    return { session, pending, current, remembered, error, visitor, build, routeRules, prerendered, page };
-  };
-
-  registerFrozenPathTests({
+  registerPathTests({
     title: 'app machine',
-    file: 'tests/frozen/app.paths.json',
     machine: inertApp,
+    promises: appPromises,
+    transitions: appTransitions,
+    minimumPaths: 120,
     variants: [
       { name: 'default', input: testInput, generate: () => [...navigationPaths(), ...buildPaths()] },
-      // Booted on a prerendered campaign: its own input, so its own frozen paths.
+      // Booted on a prerendered campaign: its own input.
       { name: 'hydration', input: hydrationInput, generate: hydrationPaths, minimumPaths: 5 },
     ],
-    minimumPaths: 120,
-    assertState,
-    project,
   });
 });

@@ -1,4 +1,4 @@
-// Pages kept in memory for Back and Forward (machines/app/app.utils.ts `remember`) at a limit other than the
+// Pages kept in memory for Back and Forward (machines/app/app.navigation.ts `remember`) at a limit other than the
 // harness's two: with two, every count of pages left below the limit keeps them all whatever the trimming does.
 import { describe, expect, it } from 'vitest';
 import { startApp } from '../../support/appHarness';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { documentTitleOf, errorDocumentTitle } from '../../../machines/app/app.utils';
+import { documentTitleOf, errorDocumentTitle } from '../../../machines/app/app.navigation';
 import { appCommands, appView, currentPathOf, prefetchView } from '../../../machines/app/app.view';
-import { createAppError } from '../../../machines/app/errors';
+import { createAppError } from '../../../machines/app/errorCatalogue';
 import { flush, startApp, testManifest } from '../../support/appHarness';
 
 async function signedOutApp(options: Parameters<typeof startApp>[0] = {}) {

@@ -6,7 +6,7 @@ import {
   statusMessageOf,
   toAppError,
   validationError,
-} from '../../../machines/app/errors';
+} from '../../../machines/app/errorCatalogue';
 
 describe('error model', () => {
   it('defaults to 500 and repairs impossible status codes', () => {

@@ -1,14 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { matchRoute, parseLocation } from '../../../core/routes';
-import {
-  auth,
-  type GuardVerdict,
-  guest,
-  type RouteGuard,
-  routeGuards,
-  runGuards,
-  UnknownGuardError,
-} from '../../../machines/app/guards';
+import { auth, guest, routeGuards, runGuards, UnknownGuardError } from '../../../machines/app/app.navigation';
+import type { GuardVerdict, RouteGuard } from '../../../machines/app/app.setup';
 
 function inputFor(target: string, signedIn: boolean) {
   const to = parseLocation(target);

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseLatestBuild, parseManifest, rulesFor } from '../../../core/routeRules';
-import { createAppError, echoPath, toAppError, validationError } from '../../../machines/app/errors';
+import { createAppError, echoPath, toAppError, validationError } from '../../../machines/app/errorCatalogue';
 
 const manifest = { id: 'b1', timestamp: 1, rules: { '/old': { redirect: '/new' } }, prerendered: ['/'] };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type AnyEventObject, type AnyMachineSnapshot, createActor, fromCallback } from 'xstate';
+import { type AnyEventObject, createActor, fromCallback } from 'xstate';
 import {
   appliedColorMode,
   type ColorModeContext,
@@ -7,8 +7,8 @@ import {
   colorModeMachine,
   isColorModePreference,
 } from '../../../machines/colorMode/colorMode.machine';
-import { registerFrozenPathTests } from '../../support/frozenPaths';
-import { generateEdgePaths } from '../../support/pathTesting';
+import { registerPathTests } from '../../support/pathPromises';
+import { colorModePromises, colorModeTransitions } from './colorMode.promises';
 
 /** A colour mode whose effects are recorded: what was applied, stored and warned, in order. */
 function startColorMode(input: { forced?: 'light' | 'dark' | null } = {}) {
@@ -163,27 +163,12 @@ describe('colour-mode machine: generated paths', () => {
     { type: 'route.forced', mode: 'system' },
     { type: 'route.forced', mode: null },
   ];
-  const serializeState = (snapshot: AnyMachineSnapshot) => JSON.stringify([snapshot.value, snapshot.context]);
-
-  /** What must hold in every settled state, whatever led there. */
-  function assertState(snapshot: AnyMachineSnapshot) {
-    const context = snapshot.context as ColorModeContext;
-    expect(isColorModePreference(context.preference)).toBe(true);
-    expect(snapshot.hasTag('forced')).toBe(snapshot.matches('forced'));
-    expect(context.forced !== null).toBe(snapshot.matches('forced'));
-    expect(snapshot.can({ type: 'colorMode.set', preference: 'dark' })).toBe(snapshot.matches('following'));
-    if (snapshot.matches('forced')) expect(appliedColorMode(context)).toBe(context.forced);
-  }
-
-  registerFrozenPathTests({
+  registerPathTests({
     title: 'colour-mode machine',
-    file: 'tests/frozen/colorMode.paths.json',
     machine: inert,
-    variants: [
-      { name: 'default', generate: () => generateEdgePaths({ machine: inert, events, serializeState }) },
-    ],
-    select: false,
+    events,
     minimumPaths: 20,
-    assertState,
+    promises: colorModePromises,
+    transitions: colorModeTransitions,
   });
 });

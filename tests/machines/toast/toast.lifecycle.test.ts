@@ -1,6 +1,6 @@
 /**
  * Behaviour the mutation run showed untested in the toaster, its toasts and the toast view. The survivors that
- * no test can tell apart are listed with their reasons in scripts/mutation/survivors/machines/toast*.json.
+ * no test can tell apart carry their reasons in the source, as `// Stryker disable next-line` comments.
  */
 import { describe, expect, it } from 'vitest';
 import { createActor, SimulatedClock } from 'xstate';

@@ -13,8 +13,9 @@ import {
   LONGEST_TIMER_MS,
   type SwipeSettings,
 } from '../../../machines/toast/toaster.utils';
-import { registerFrozenPathTests } from '../../support/frozenPaths';
-import { generateEdgePaths, leafState } from '../../support/pathTesting';
+import { registerPathTests } from '../../support/pathPromises';
+import { leafState } from '../../support/pathTesting';
+import { toastPromises, toastTransitions } from './toast.promises';
 
 const swipe: SwipeSettings = { direction: 'right', thresholdPx: 50, startTouchPx: 10, startPx: 2 };
 
@@ -353,54 +354,24 @@ describe('toast machine: generated paths', () => {
     { name: 'held, 4 px threshold', input: inputWith({ held: true, swipe: { ...swipe, thresholdPx: 4 } }) },
   ];
 
-  /** What every settled state must look like, whatever path led there. */
-  function assertState(snapshot: AnyMachineSnapshot) {
-    const context = snapshot.context as ToastContext;
-    const value = leafState(snapshot.value);
-    expect(snapshot.hasTag('shown')).toBe(['open', 'paused', 'swiping'].includes(value));
-    expect(snapshot.hasTag('held')).toBe(value === 'paused' || value === 'swiping');
-    expect(snapshot.hasTag('counting')).toBe(value === 'open');
-    expect(snapshot.hasTag('leaving')).toBe(value === 'closed');
-    // The timer runs exactly while open, and never while the viewport holds it.
-    expect(context.startedAt !== null).toBe(value === 'open');
-    if (value === 'open') expect(context.held).toBe(false);
-    if (value === 'swiping') expect(context.gesture).not.toBeNull();
-    if (value !== 'swiping' && value !== 'closed' && value !== 'removed') {
-      expect(context.swipeOutcome === 'end').toBe(false);
-    }
-    expect(context.remaining).toBeLessThanOrEqual(context.duration);
-    expect(snapshot.status).toBe(value === 'removed' ? 'done' : 'active');
-  }
-
-  registerFrozenPathTests({
+  registerPathTests({
     title: 'toast machine',
-    file: 'tests/frozen/toast.paths.json',
     machine: inert,
+    promises: toastPromises,
+    transitions: toastTransitions,
+    minimumPaths: 30,
     variants: configurations.map((configuration) => ({
       name: configuration.name,
       input: configuration.input,
-      generate: () =>
-        generateEdgePaths({
-          machine: inert,
-          input: configuration.input,
-          events,
-          serializeState,
-          // One path per (state, held, armed gesture, event); the finer key only helps the walk reach states.
-          edgeKey: (snapshot) => {
-            const context = snapshot.context as ToastContext;
-            return JSON.stringify([snapshot.value, context.held, context.gesture !== null]);
-          },
-        }),
+      events,
+      serializeState,
+      // One path per (state, held, armed gesture, event); the finer key only helps the walk reach states.
+      edgeKey: (snapshot) => {
+        const context = snapshot.context as ToastContext;
+        return JSON.stringify([snapshot.value, context.held, context.gesture !== null]);
+      },
       // The toast measures its remaining time on the replay's clock.
       onClock: (now) => ({ input: { ...configuration.input, now } }),
     })),
-    minimumPaths: 30,
-    select: false,
-    assertState,
-    project: (snapshot) => {
-      // The swipe settings and the clock are the fixed input.
-      const { swipe: _swipe, now: _now, ...rest } = snapshot.context as ToastContext;
-      return rest;
-    },
   });
 });

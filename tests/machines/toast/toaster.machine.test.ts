@@ -24,9 +24,10 @@ import {
 } from '../../../machines/toast/toaster.utils';
 import { connectToastApi, toast } from '../../../src/platform/toast';
 import { flush } from '../../support/appHarness';
-import { registerFrozenPathTests } from '../../support/frozenPaths';
-import { generateEdgePaths, leafState } from '../../support/pathTesting';
+import { registerPathTests } from '../../support/pathPromises';
+import { leafState } from '../../support/pathTesting';
 import { inertToasterActors, testToaster, testToasterSettings } from '../../support/toasterHarness';
+import { toasterPromises, toasterTransitions } from './toaster.promises';
 
 const settings = testToasterSettings;
 const inertActors = inertToasterActors;
@@ -385,54 +386,20 @@ describe('toaster machine: generated paths', () => {
     ]);
   };
 
-  /** What every settled state must look like, whatever path led there. */
-  function assertState(snapshot: AnyMachineSnapshot) {
-    const context = snapshot.context as ToasterContext;
-    const empty = snapshot.matches('idle');
-    expect(snapshot.hasTag('empty')).toBe(empty);
-    expect(context.entries.length === 0).toBe(empty);
-    expect(context.entries.length).toBeLessThanOrEqual(2);
-    if (context.queue.length > 0) expect(context.entries.length).toBe(2);
-    expect(snapshot.hasTag('paused')).toBe(context.pausedBy.length > 0);
-    expect(snapshot.matches({ active: 'paused' })).toBe(context.pausedBy.length > 0);
-    // One live actor per toast on screen, none for waiting ones; at most one open toast per id.
-    const actors = Object.keys(snapshot.children).filter((id) => id.startsWith('toast#'));
-    expect(actors).toHaveLength(context.entries.length);
-    const openIds = context.entries.filter((entry) => entry.open).map((entry) => entry.id);
-    expect(new Set(openIds).size).toBe(openIds.length);
-    // Every toast's own state agrees with the viewport: held while paused, counting otherwise.
-    for (const entry of context.entries) {
-      const toastSnapshot = entry.ref.getSnapshot();
-      if (entry.open && toastSnapshot.hasTag('shown')) {
-        expect(toastSnapshot.hasTag('held'), entry.id).toBe(context.pausedBy.length > 0);
-      }
-    }
-  }
-
-  registerFrozenPathTests({
+  registerPathTests({
     title: 'toaster machine',
-    file: 'tests/frozen/toaster.paths.json',
     machine: logic,
-    variants: [
-      {
-        name: 'two visible',
-        generate: () => generateEdgePaths({ machine: logic, events, serializeState, edgeKey }),
-        // Its toasts measure their remaining time on the replay's clock.
-        onClock: (now) => ({
-          logic: createToasterMachine({ settings: { ...settings, maxVisible: 2 }, now }).provide({
-            actors: inertActors,
-          }),
-        }),
-      },
-    ],
+    events,
+    serializeState,
+    edgeKey,
+    // Its toasts measure their remaining time on the replay's clock.
+    onClock: (now) => ({
+      logic: createToasterMachine({ settings: { ...settings, maxVisible: 2 }, now }).provide({
+        actors: inertActors,
+      }),
+    }),
     minimumPaths: 50,
-    // Every path, not a covering few: the toaster's invariants are about combinations of toasts.
-    select: false,
-    assertState,
-    project: (snapshot) => {
-      // The settings and the clock are the fixed environment.
-      const { settings: _settings, now: _now, ...rest } = snapshot.context as ToasterContext;
-      return rest;
-    },
+    promises: toasterPromises,
+    transitions: toasterTransitions,
   });
 });

@@ -110,7 +110,7 @@ describe('the generated regression test', () => {
   });
 
   it('would see report text that escapes into code: the check above can fail', () => {
-    // What the generator did before issue 30: the report's text in a comment line at the top.
+    // A generator that put the report's text in a comment line at the top.
     const report = hostileReport('PWNED');
     const name = replayName(report.id);
     const source = `// Route: ${report.route.path}\n${regressionTestSource(name)}`;

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 /**
- * The report commands as a developer runs them (issue 23): a 500 report stored by the API in an embedded
+ * The report commands as a developer runs them: a 500 report stored by the API in an embedded
  * database folder, then `npm run reports -- --json` groups it, `npm run replay -- <id>` drives the app machine
  * to the reported state (exit 0), a report whose state the events do not reach exits 1, `--test` writes a
  * regression test into tests/replays/ that fails while the bug is there, and a database held by a running
