@@ -48,8 +48,7 @@ export const apiPlugin: FastifyPluginAsync<ApiPluginOptions> = async (app, optio
 
   if (!app.hasRequestDecorator('cookies')) await app.register(fastifyCookie);
 
-  // Types are never coerced ("42" is not 42) and unknown body fields are refused, not dropped.
-  // (Ajv's own defaults, written out: Fastify's are the opposite.)
+  // Types are never coerced ("42" is not 42) and unknown fields are refused (Ajv's defaults; Fastify's differ).
   // Stryker disable next-line ObjectLiteral: both values are Ajv's own defaults, written out because Fastify's built-in validator has the opposite ones. Each is tested on its own (a number where text is expected is refused; an unknown field is refused, not dropped: tests/api/input.test.ts).
   const ajv = new Ajv({ coerceTypes: false, removeAdditional: false });
   app.setValidatorCompiler(({ schema }) => ajv.compile(schema));
