@@ -1,33 +1,20 @@
 /**
  * The production server: one Fastify instance that serves the build in `dist/`, the demo API, the icon endpoint
- * and the image optimiser. This file only configures Fastify and registers, in order: the plugins that hook or
- * decorate every request (server/plugins/), then the routes by resource (server/routes/); Fastify's own options
- * are server/fastify.ts's. server/main.ts starts it; tests build it and use `inject`.
+ * and the image optimiser. This file only configures Fastify (server/fastify.ts) and registers, in order: the
+ * plugins that hook every request (server/plugins/order.ts), then the routes by resource (server/routes/).
+ * server/main.ts starts it; tests build it and use `inject`.
  */
 import path from 'node:path';
-import fastifyCompress from '@fastify/compress';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Accounts } from '../api/accounts.ts';
 import { type ApiConfig, readApiConfig } from '../api/config.ts';
 import { type OpenDatabase, openDatabase } from '../api/database/open.ts';
 import { fastifyOptions } from './fastify.ts';
 import type { ServerOptions } from './options.ts';
-import { drainPlugin } from './plugins/drain.ts';
-import { errorsPlugin } from './plugins/errors.ts';
 import { hashesOfBuild } from './plugins/inlineHashes.ts';
-import { loadSheddingPlugin } from './plugins/loadShedding.ts';
-import { type MetricsSources, metricsPlugin } from './plugins/metrics.ts';
-import { publicHostPlugin } from './plugins/publicHost.ts';
-import { RATE_LIMIT_DEFAULTS, rateLimitPlugin } from './plugins/rateLimit.ts';
-import { databaseStore } from './plugins/rateLimitStore.ts';
-import { requestIdPlugin } from './plugins/requestId.ts';
-import { requestLogPlugin } from './plugins/requestLog.ts';
-import {
-  contentSecurityPolicy,
-  type PolicyInputs,
-  securityHeaders,
-  securityHeadersPlugin,
-} from './plugins/securityHeaders.ts';
+import type { MetricsSources } from './plugins/metrics.ts';
+import { registerRequestPlugins } from './plugins/order.ts';
+import { contentSecurityPolicy, type PolicyInputs, securityHeaders } from './plugins/securityHeaders.ts';
 import {
   hashesOfHtml,
   type LoadedRenderer,
@@ -64,9 +51,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   // The API's database first, opened and migrated before anything listens: the API and the per-address limits
   // (plugins/rateLimitStore.ts) both keep their state in it. Closed last, when the server closes.
   const api = options.api ?? readApiConfig({ ...process.env, DATA_DIR: options.dataDir });
-  const database =
-    options.database ??
-    (await openDatabase(api.database, { migrate: api.migrateOnStart, demoData: api.demoData }));
+  const opening = { migrate: api.migrateOnStart, demoData: api.demoData };
+  const database = options.database ?? (await openDatabase(api.database, opening));
   if (!options.database) app.addHook('onClose', () => database.close());
   try {
     await registerEverything(app, options, { site, security, hashes, rendering, api, database });
@@ -92,25 +78,9 @@ async function registerEverything(
 ): Promise<void> {
   const { site, security, api, database, rendering } = built;
   const distDir = path.resolve(options.distDir);
-  // Hooks run in the order they are added, so the order below is the order every request meets them: its log
-  // context first, then the Host check and the shutdown's 503 (both refusals still logged, with headers and id).
-  await app.register(requestLogPlugin);
-  await app.register(securityHeadersPlugin, { headers: security });
-  await app.register(requestIdPlugin);
-  await app.register(publicHostPlugin, { publicOrigin: options.publicOrigin ?? null });
-  await app.register(drainPlugin);
   // Filled by the API and image routes.
   const sources: MetricsSources = {};
-  await app.register(metricsPlugin, { config: options.metrics, sources });
-  await app.register(loadSheddingPlugin, options.loadShedding ?? { maxEventLoopDelayMs: 0 });
-  await app.register(rateLimitPlugin, {
-    ...(options.rateLimits ?? RATE_LIMIT_DEFAULTS),
-    store: options.rateLimitStore ?? databaseStore(database.db),
-  });
-  // Static files are compressed at build time (build/precompress.ts); this covers API JSON and the rest.
-  await app.register(fastifyCompress, { threshold: 1024, encodings: ['br', 'gzip'] });
-  // Before the routes, which keep the error handler their scope had when they were added.
-  await app.register(errorsPlugin);
+  await registerRequestPlugins(app, options, { security, sources, rateLimitDb: database.db });
 
   let rendered: RenderedPages | undefined;
   await app.register(healthRoutes, { buildId: site.buildId, pages: () => rendered?.health() });

@@ -585,19 +585,19 @@ describe('app machine: prerendered pages', () => {
     app.send({ type: 'nav.popped', to: '/campaign/2' });
     expect(app.loads[0]?.input.payload).toBeUndefined();
     await app.finishLoad();
-    app.send({ type: 'nav.go', to: '/campaign/1/?x=1' });
+    app.send({ type: 'nav.go', to: '/campaign/1/' });
     expect(app.loads[0]?.input.payload).toEqual({ path: '/campaign/1/', buildId: 'build-1' });
     app.loads[0]?.resolve({ data: built, fromPayload: true });
     await flush();
     expect(app.actor.getSnapshot().context.current).toMatchObject({ data: built, stale: true, key: 2 });
-    expect(app.revalidations[0]?.input.fullPath).toBe('/campaign/1/?x=1');
+    expect(app.revalidations[0]?.input.fullPath).toBe('/campaign/1/');
     app.send({ type: 'nav.go', to: '/' });
     expect(app.revalidations[0]?.signal.aborted).toBe(true);
     app.loads.at(-1)?.resolve({ data: [], fromPayload: true });
     await flush();
     // The landing page's featured campaigns are checked again too.
     expect(app.actor.getSnapshot().context.current).toMatchObject({ route: 'index', stale: true });
-    expect(app.revalidations.map((check) => check.input.fullPath)).toEqual(['/campaign/1/?x=1', '/']);
+    expect(app.revalidations.map((check) => check.input.fullPath)).toEqual(['/campaign/1/', '/']);
     app.send({ type: 'nav.go', to: '/campaign/components/info' });
     app.loads.at(-1)?.resolve({ data: undefined, fromPayload: true });
     await flush();
@@ -607,6 +607,16 @@ describe('app machine: prerendered pages', () => {
       stale: false,
     });
     expect(app.revalidations).toHaveLength(2);
+  });
+
+  it('asks the loader, not a payload, for a prerendered path with a query (a later page of the list)', async () => {
+    const app = await startApp({ manifest: 'manual' });
+    app.clock.increment(testInput.timing.manifestPreloadMs);
+    await app.answerManifest(withPrerendered);
+    app.send({ type: 'session.changed', signedIn: false });
+    app.send({ type: 'nav.popped', to: '/campaign/1/?x=1' });
+    expect(app.loads[0]?.input.payload).toBeUndefined();
+    expect(app.loads[0]?.input.fullPath).toBe('/campaign/1/?x=1');
   });
 
   it('preloads the payloads of the prerendered pages when the manifest arrives, not on slow-2g', async () => {
