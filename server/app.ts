@@ -16,7 +16,6 @@ import type { MetricsSources } from './plugins/metrics.ts';
 import { registerRequestPlugins } from './plugins/order.ts';
 import { contentSecurityPolicy, type PolicyInputs, securityHeaders } from './plugins/securityHeaders.ts';
 import {
-  hashesOfHtml,
   type LoadedRenderer,
   loadPages,
   mergeHashes,
@@ -38,13 +37,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     hashesOfBuild(distDir),
     loadPages(distDir, options.publicOrigin ?? undefined),
   ]);
-  // The sign-in failure page is rendered at start, and answered with the server's CSP: its hashes join it.
-  const hashes = rendering
-    ? mergeHashes(
-        mergeHashes(buildHashes, hashesOfHtml(rendering.loginTemplate)),
-        hashesOfHtml(rendering.signUpTemplate),
-      )
-    : buildHashes;
+  // The sign-in and sign-up failure pages are rendered at start, and answered with the server's CSP: its hashes join it.
+  const hashes = rendering ? mergeHashes(buildHashes, rendering.templateHashes) : buildHashes;
   const security = securityHeaders(hashes, options.headers);
   const app = Fastify(fastifyOptions(options, security, site.shellHtml));
 
@@ -93,9 +87,7 @@ async function registerEverything(
     onAccounts: (shared) => {
       accounts = shared;
     },
-    ...(rendering
-      ? { loginTemplate: rendering.loginTemplate, signUpTemplate: rendering.signUpTemplate }
-      : {}),
+    ...rendering?.templates,
   });
   if (rendering && accounts) {
     rendered = await setUpPages(app, {
@@ -120,8 +112,6 @@ async function registerEverything(
   await app.register(siteRoutes, {
     site,
     accounts: () => accounts,
-    pages: rendered?.pages,
-    sitemap: rendered?.sitemap,
-    signUpTemplate: rendering?.signUpTemplate,
+    ...rendered?.site,
   });
 }

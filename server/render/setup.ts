@@ -52,6 +52,10 @@ export interface LoadedRenderer {
   loginTemplate: string;
   /** The same for the sign-up mode of `/login` (`?mode=signup`), also its page without JavaScript. */
   signUpTemplate: string;
+  /** Both templates, as the form routes take them (server/routes/api.ts). */
+  templates: { loginTemplate: string; signUpTemplate: string };
+  /** The inline hashes of both templates, which the server's CSP allows. */
+  templateHashes: PolicyInputs;
   /** Where the loaders' requests go, once the API is up (`connect`). */
   connect(fetch: Fetch): void;
 }
@@ -71,6 +75,8 @@ export async function loadPages(
     renderer,
     loginTemplate: login.html,
     signUpTemplate: signUp.html,
+    templates: { loginTemplate: login.html, signUpTemplate: signUp.html },
+    templateHashes: mergeHashes(hashesOfHtml(login.html), hashesOfHtml(signUp.html)),
     connect: (fetch) => {
       target = fetch;
     },
@@ -91,6 +97,8 @@ export { hashesOfHtml };
 
 export interface RenderedPages {
   pages: PageService;
+  /** What the site's routes take (server/routes/site.ts): the pages, the sitemap, the sign-up page. */
+  site: { pages: PageService; sitemap?: RenderedPages['sitemap']; signUpTemplate: string };
   sitemap?: (request: FastifyRequest, reply: FastifyReply, name: string) => Promise<FastifyReply>;
   cache: PageCache;
   /** What /healthz says of the pages. */
@@ -218,6 +226,7 @@ export async function setUpPages(app: FastifyInstance, setup: SetUpPagesOptions)
   return {
     pages,
     ...(sitemap ? { sitemap } : {}),
+    site: { pages, ...(sitemap ? { sitemap } : {}), signUpTemplate: loaded.signUpTemplate },
     cache,
     async health() {
       const status: ListenerStatus | undefined = listener?.status();

@@ -16,7 +16,10 @@ const START = Date.UTC(2026, 0, 1);
 const PROBE_PASSWORD = 'a probe passphrase 7f3k2';
 let probeAccounts = 0;
 /** An address no account has yet: each sign-up of the probes makes one. */
-const newEmail = () => `probe${(probeAccounts += 1)}@example.com`;
+const newEmail = () => {
+  probeAccounts += 1;
+  return `probe${probeAccounts}@example.com`;
+};
 
 interface OpenApiDocument {
   openapi: string;
