@@ -336,5 +336,11 @@ function fieldOfError(error: ApiError): keyof SignUpErrors | undefined {
 
 export default {
   component: LoginPage,
-  loader: async ({ signal }) => apiRequest<LoginData>('/demo-accounts', { signal }),
+  // The demo accounts are a hint, not the page: without them (the server renders the form templates before its
+  // API is up) the page is the form alone, never an error page.
+  loader: async ({ signal }) =>
+    apiRequest<LoginData>('/demo-accounts', { signal }).catch((error: unknown) => {
+      if (signal.aborted) throw error;
+      return { accounts: [] };
+    }),
 } satisfies PageDefinition<LoginData> as AnyPage;
