@@ -21,11 +21,16 @@ function clientBuildId(): string {
   }
 }
 
+/** The client build's manifest (which chunks and styles each page needs), bundled in: the artifact leaves `.vite/` out. */
+function clientManifest(): string {
+  return readFileSync(path.join(distDir, '.vite/manifest.json'), 'utf8');
+}
+
 export default defineConfig({
   publicDir: false,
   logLevel: 'warn',
   plugins: [react(), bundledIcons(), pageChunks()],
-  define: { __BUILD_ID__: JSON.stringify(clientBuildId()) },
+  define: { __BUILD_ID__: JSON.stringify(clientBuildId()), __CLIENT_MANIFEST__: clientManifest() },
   ssr: { noExternal: true, target: 'node' },
   build: {
     ssr: true,

@@ -18,6 +18,8 @@ import { arrangeForFirstPaint, readStylesheets } from './firstPaint.ts';
 import { withPageMeta } from './pageMeta.ts';
 
 declare const __BUILD_ID__: string;
+/** The client build's `.vite/manifest.json`, as an object literal (vite.render.config.ts). */
+declare const __CLIENT_MANIFEST__: Record<string, ViteManifestChunk>;
 
 /** The handler of the render under way: each renderer's own, even with several servers in one process. */
 const handlers = new AsyncLocalStorage<DocumentRendererOptions['fetch']>();
@@ -40,10 +42,7 @@ export async function createDocumentRenderer(options: DocumentRendererOptions): 
   const { distDir, origin } = options;
   const base = '/';
   const shell = await readFile(join(distDir, '200.html'), 'utf8');
-  const manifest = JSON.parse(await readFile(join(distDir, '.vite/manifest.json'), 'utf8')) as Record<
-    string,
-    ViteManifestChunk
-  >;
+  const manifest = __CLIENT_MANIFEST__;
   const styles = await readStylesheets(distDir, base, shell);
   const preloads = new Map<string, string[]>();
   routeRelativeFetch();
