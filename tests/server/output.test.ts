@@ -237,13 +237,18 @@ describe('the production artifact (.output), installed and started outside the c
     expect(bytes.subarray(8, 12).toString('latin1')).toBe('WEBP');
   });
 
-  it('answers /healthz with the build it serves', async () => {
+  it('answers /healthz with the build it serves and its page renderer ready', async () => {
     const res = await fetch(`${base}/healthz`);
     expect(res.status).toBe(200);
     const latest = JSON.parse(await readFile(path.join(app, 'public/_app/builds/latest.json'), 'utf8')) as {
       id: string;
     };
-    expect(await res.json()).toEqual({ status: 'ok', buildId: latest.id });
+    // The artifact renders pages on request: its page renderer is up, listening for changes, on a reachable database.
+    expect(await res.json()).toMatchObject({
+      status: 'ok',
+      buildId: latest.id,
+      pages: { status: 'ok', database: 'ok', listener: 'listening', lastRenderFailure: null },
+    });
   });
 
   it('is healthy by the image’s own HEALTHCHECK command, which asks /healthz', async () => {
