@@ -13,7 +13,7 @@ const START = Date.UTC(2026, 0, 1);
 
 const PAGES = [
   { path: '/', heading: LANDING_TITLE, content: maple.title, title: pageTitleOf(LANDING_TITLE) },
-  { path: '/login', heading: 'Sign in', content: 'Demo account:', title: pageTitleOf('Sign in') },
+  { path: '/login', heading: 'Sign in', content: 'Demo accounts:', title: pageTitleOf('Sign in') },
   {
     path: '/campaign/components/info',
     heading: 'Component gallery',

@@ -97,7 +97,7 @@ async function registerEverything(
       accounts,
       shellHtml: site.shellHtml,
       policyFor: (page) => contentSecurityPolicy(mergeHashes(built.hashes, page), options.headers),
-      origin: options.publicOrigin ?? undefined,
+      origin: rendering.origin,
       log: app.log,
       ...(options.pages ? { options: options.pages } : {}),
     });

@@ -45,7 +45,17 @@ function probe(options: ProbeOptions, eventPath: string): void {
     if (event.target !== window) return;
     send('error', `${event.message} (${event.filename}:${event.lineno})`);
   });
+  // A document being left cancels what it still loads (WebKit and Firefox reject a pending dynamic import):
+  // nothing of that reaches the visitor, who sees the next page.
+  let leaving = false;
+  window.addEventListener('pagehide', () => {
+    leaving = true;
+  });
+  window.addEventListener('pageshow', () => {
+    leaving = false;
+  });
   window.addEventListener('unhandledrejection', (event) => {
+    if (leaving) return;
     const reason = event.reason as { message?: string } | undefined;
     send('rejection', String(reason?.message ? reason.message : reason));
   });

@@ -4,6 +4,8 @@
  * rate limit, no cookie, so nothing of a visitor's session can reach a page every visitor shares), the page
  * cache (./cache.ts), the listener that keeps it right (./listener.ts) and the page and sitemap answers.
  */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyInstance,
@@ -56,14 +58,33 @@ export interface LoadedRenderer {
   templates: { loginTemplate: string; signUpTemplate: string };
   /** The inline hashes of both templates, which the server's CSP allows. */
   templateHashes: PolicyInputs;
+  /** The origin the pages name as theirs (canonical links, the sitemap). */
+  origin: string | undefined;
   /** Where the loaders' requests go, once the API is up (`connect`). */
   connect(fetch: Fetch): void;
 }
 
+/** The site's origin the build was given (`dist/.build-env.json`, build/siteOrigin.ts), if any. */
+async function originOfBuild(distDir: string): Promise<string | undefined> {
+  try {
+    const env = JSON.parse(await readFile(path.join(distDir, '.build-env.json'), 'utf8')) as {
+      publicOrigin?: unknown;
+    };
+    return typeof env.publicOrigin === 'string' ? env.publicOrigin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Loads the render bundle. Its pages say they live at `given` (the server's `PUBLIC_ORIGIN`), or else at the origin
+ * the build was made for, so canonical links and the sitemap stay absolute on a server started without it.
+ */
 export async function loadPages(
   distDir: string,
-  origin: string | undefined,
+  given: string | undefined,
 ): Promise<LoadedRenderer | undefined> {
+  const origin = given ?? (await originOfBuild(distDir));
   let target: Fetch = async () => {
     throw new Error('The API is not up yet.');
   };
@@ -77,6 +98,7 @@ export async function loadPages(
     signUpTemplate: signUp.html,
     templates: { loginTemplate: login.html, signUpTemplate: signUp.html },
     templateHashes: mergeHashes(hashesOfHtml(login.html), hashesOfHtml(signUp.html)),
+    origin,
     connect: (fetch) => {
       target = fetch;
     },

@@ -30,6 +30,8 @@ export const TYPE_SCALE: readonly FontStrike[] = [
   { family: 'body', size: 'lg', weight: 'normal' },
   { family: 'body', size: 'lg', weight: 'semibold' },
   { family: 'body', size: 'lg', weight: 'extrabold' },
+  // The header's product name at phone widths, kept on the header's one row.
+  { family: 'body', size: 'md', weight: 'extrabold' },
   { family: 'body', size: 'md', weight: 'normal' },
   { family: 'body', size: 'md', weight: 'medium' },
   { family: 'body', size: 'sm', weight: 'normal' },
